@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# sched-energy: build the patched kernel, boot emulated big.LITTLE boards,
+# run the tests.  See README.md.
+
+BOARD ?= juno-r0
+BOARDS ?= juno-r0 hikey960
+S := scripts
+
+.PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test \
+	boot clean distclean help
+
+all: demo
+
+help:
+	@echo "make              build, boot the $(BOARD) board, show its topology"
+	@echo "make test         run every test (ends with 'N passed, N failed')"
+	@echo "make kernel       build the patched kernel (build/out/default)"
+	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
+	@echo "make initramfs    build the guest userland (build/initramfs.cpio.gz)"
+	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
+	@echo "make clean        remove build output (keeps the unpacked tree and downloads)"
+	@echo "make distclean    remove build/ entirely"
+
+deps:
+	@$(S)/deps
+
+tree: deps
+	@$(S)/prepare-tree
+
+kernel: deps
+	@$(S)/build-kernel default
+
+kernel-debug: deps
+	@$(S)/build-kernel debug
+
+selftests: deps
+	@$(S)/build-selftests
+
+initramfs: deps
+	@$(S)/build-initramfs
+
+dtbs: deps
+	@for b in $(BOARDS); do $(S)/build-dtb $$b >/dev/null || exit 1; done
+
+# The default target: the board as the scheduler sees it.
+demo: kernel initramfs
+	@$(S)/run-qemu --board $(BOARD) -- se-topology
+
+boot: kernel initramfs
+	@$(S)/run-qemu --board $(BOARD) --verbose -- se-topology
+
+test: deps
+	@$(S)/build-kernel default
+	@$(S)/build-initramfs
+	@$(S)/run-tests $(BOARDS)
+
+clean:
+	rm -rf build/out build/rootfs build/selftests build/ksft-build build/boards \
+		build/logs build/initramfs.cpio.gz
+
+distclean:
+	rm -rf build
