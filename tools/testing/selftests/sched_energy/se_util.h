@@ -144,4 +144,132 @@ static inline int se_dt_phandle_to_cpu(uint32_t phandle, int nr_cpus)
 	return -1;
 }
 
+/* ---- periodic tasks -------------------------------------------------- */
+
+#include <sched.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+
+static inline uint64_t se_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static inline void se_sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	nanosleep(&ts, NULL);
+}
+
+/*
+ * Fork a task that is busy for duty_pct percent of every period_us and
+ * sleeps the rest, on absolute deadlines, until killed.  On an emulated
+ * board with speed-equalised invariance its utilization is about
+ * duty_pct% of 1024 wherever it runs.  cpu >= 0 pins it.  Returns the pid.
+ */
+static inline pid_t se_periodic_task(unsigned int duty_pct, unsigned int period_us, int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(2);
+	}
+	{
+		uint64_t period = (uint64_t)period_us * 1000;
+		uint64_t busy = period * duty_pct / 100;
+		uint64_t next = se_now_ns();
+
+		for (;;) {
+			struct timespec ts;
+
+			while (se_now_ns() < next + busy)
+				;
+			next += period;
+			ts.tv_sec = next / 1000000000ULL;
+			ts.tv_nsec = next % 1000000000ULL;
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+	}
+}
+
+static inline void se_kill(pid_t pid)
+{
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+}
+
+/* Move a task to one CPU. */
+static inline int se_pin(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+/* The CPU a task last ran on (field 39 of /proc/PID/stat), or -1. */
+static inline int se_task_cpu(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	int field;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (se_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strrchr(buf, ')');		/* comm may contain spaces */
+	if (!p)
+		return -1;
+	for (field = 2; field < 39 && p; field++)
+		p = strchr(p + 1, ' ');
+	return p ? atoi(p + 1) : -1;
+}
+
+/* A "name : value" number of /proc/PID/sched (CONFIG_SCHED_DEBUG), or -1. */
+static inline long se_task_sched_stat(pid_t pid, const char *name)
+{
+	char path[64], buf[8192], *p;
+	size_t len = strlen(name);
+
+	snprintf(path, sizeof(path), "/proc/%d/sched", pid);
+	if (se_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; (p = strstr(p, name)); p += len) {
+		if ((p == buf || p[-1] == '\n') && (p[len] == ' ' || p[len] == ':')) {
+			p = strchr(p, ':');
+			return p ? atol(p + 1) : -1;
+		}
+	}
+	return -1;
+}
+
+/* Write a string to a sysfs/procfs file; 0 or -errno. */
+static inline int se_write(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
 #endif /* SE_UTIL_H */

@@ -9,6 +9,7 @@
  * (boards/NAME.conf) are also passed in the environment and compared
  * exactly: SE_BOARD_CAPACITY, SE_BOARD_CLUSTERS, SE_BOARD_IDLE_STATES.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <time.h>
 
@@ -21,7 +22,7 @@
 /* Clusters of the DT cpu-map (cpu-map/[socketN/]clusterN/coreN/cpu). */
 static int dt_clusters(se_mask_t *clusters, int max, int nr_cpus)
 {
-	char path[768], sub[1024];
+	char path[768], sub[1100];
 	struct dirent *cl, *co;
 	DIR *map, *cd;
 	int n = 0;
@@ -38,7 +39,7 @@ static int dt_clusters(se_mask_t *clusters, int max, int nr_cpus)
 			continue;
 		clusters[n] = 0;
 		while ((co = readdir(cd))) {
-			uint32_t ph;
+			uint32_t ph = 0;
 			int cpu;
 
 			if (strncmp(co->d_name, "core", 4))

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Emulated DVFS (drivers/cpufreq/emu-cpufreq.c) and mainline EAS on top
+ * of it: every CPU has a cpufreq policy with the device tree's OPPs,
+ * schedutil governs, the kernel energy model holds the device tree's
+ * power numbers, mainline EAS has started, and utilization is the same on
+ * LITTLE and big CPUs (speed-equalised invariance).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+
+#include "../kselftest_harness.h"
+#include "se_util.h"
+
+#define SYS_CPU		"/sys/devices/system/cpu"
+#define EM_DEBUGFS	"/sys/kernel/debug/energy_model"
+#define DT_ROOT		"/proc/device-tree"
+
+struct dt_opp {
+	unsigned long khz;
+	unsigned long uv;
+};
+
+/* The OPP table node (top-level) with this phandle, as a path. */
+static int dt_node_by_phandle(uint32_t ph, char *path, size_t size)
+{
+	struct dirent *d;
+	DIR *dir = opendir(DT_ROOT);
+
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir))) {
+		char p[512];
+		uint32_t v = 0;
+
+		snprintf(p, sizeof(p), DT_ROOT "/%s/phandle", d->d_name);
+		if (d->d_name[0] != '.' && se_dt_u32s(p, &v, 1) == 1 && v == ph) {
+			snprintf(path, size, DT_ROOT "/%s", d->d_name);
+			closedir(dir);
+			return 0;
+		}
+	}
+	closedir(dir);
+	return -ENOENT;
+}
+
+static int cmp_opp(const void *a, const void *b)
+{
+	const struct dt_opp *x = a, *y = b;
+
+	return x->khz < y->khz ? -1 : x->khz > y->khz;
+}
+
+/* The OPPs of a CPU's operating-points-v2 table, sorted; count or -errno. */
+static int dt_cpu_opps(int cpu, struct dt_opp *opp, int max, uint32_t *table_ph)
+{
+	char path[512], table[512];
+	struct dirent *d;
+	uint32_t ph = 0;
+	int n = 0;
+	DIR *dir;
+
+	se_dt_cpu_path(path, sizeof(path), cpu, "operating-points-v2");
+	if (se_dt_u32s(path, &ph, 1) != 1)
+		return -ENOENT;
+	if (table_ph)
+		*table_ph = ph;
+	if (dt_node_by_phandle(ph, table, sizeof(table)))
+		return -ENOENT;
+	dir = opendir(table);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)) && n < max) {
+		uint32_t hz[2] = { 0, 0 }, uv = 0;
+		char p[1024];
+
+		snprintf(p, sizeof(p), "%s/%s/opp-hz", table, d->d_name);
+		if (d->d_name[0] == '.' || se_dt_u32s(p, hz, 2) != 2)
+			continue;
+		snprintf(p, sizeof(p), "%s/%s/opp-microvolt", table, d->d_name);
+		se_dt_u32s(p, &uv, 1);
+		opp[n].khz = (((uint64_t)hz[0] << 32) | hz[1]) / 1000;
+		opp[n].uv = uv;
+		n++;
+	}
+	closedir(dir);
+	qsort(opp, n, sizeof(*opp), cmp_opp);
+	return n;
+}
+
+static int cpufreq_str(int cpu, const char *file, char *buf, size_t size)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/%s", cpu, file);
+	return se_read_str(path, buf, size);
+}
+
+TEST(policies_match_device_tree)
+{
+	int nr = se_nr_cpus(), cpu, other, i, n;
+
+	ASSERT_GT(nr, 0);
+	for (cpu = 0; cpu < nr; cpu++) {
+		struct dt_opp opp[32];
+		char buf[512], want[512] = "", *p = want;
+		uint32_t ph, oph;
+		se_mask_t related, same = 0;
+
+		n = dt_cpu_opps(cpu, opp, 32, &ph);
+		ASSERT_GT(n, 0) TH_LOG("cpu%d: no OPP table in the device tree", cpu);
+		ASSERT_EQ(0, cpufreq_str(cpu, "scaling_available_frequencies", buf, sizeof(buf)))
+			TH_LOG("cpu%d has no cpufreq policy", cpu);
+		for (i = 0; i < n; i++)
+			p += sprintf(p, "%lu ", opp[i].khz);
+		while (p > want && p[-1] == ' ')
+			*--p = '\0';
+		while (strlen(buf) && buf[strlen(buf) - 1] == ' ')
+			buf[strlen(buf) - 1] = '\0';
+		EXPECT_STREQ(want, buf) TH_LOG("cpu%d frequencies", cpu);
+
+		ASSERT_EQ(0, cpufreq_str(cpu, "related_cpus", buf, sizeof(buf)));
+		related = 0;
+		for (p = strtok(buf, " "); p; p = strtok(NULL, " "))
+			related |= 1ULL << atoi(p);
+		for (other = 0; other < nr; other++) {
+			struct dt_opp o[32];
+
+			if (dt_cpu_opps(other, o, 32, &oph) > 0 && oph == ph)
+				same |= 1ULL << other;
+		}
+		EXPECT_EQ(same, related) TH_LOG("cpu%d policy CPUs", cpu);
+
+		ASSERT_EQ(0, cpufreq_str(cpu, "scaling_driver", buf, sizeof(buf)));
+		EXPECT_STREQ("emu-cpufreq", buf);
+	}
+}
+
+TEST(governor_is_schedutil)
+{
+	int nr = se_nr_cpus(), cpu;
+	char buf[64];
+
+	ASSERT_GT(nr, 0);
+	for (cpu = 0; cpu < nr; cpu++) {
+		ASSERT_EQ(0, cpufreq_str(cpu, "scaling_governor", buf, sizeof(buf)));
+		EXPECT_STREQ("schedutil", buf) TH_LOG("cpu%d", cpu);
+	}
+}
+
+/*
+ * /sys/kernel/debug/energy_model/cpuN/ps:KHZ/power equals the device
+ * tree's C * V[mV]^2 * f[MHz] / 10^6 microwatts for every OPP, and there
+ * is one perf domain per OPP table.
+ */
+TEST(energy_model_matches_device_tree)
+{
+	int nr = se_nr_cpus(), cpu, i, n, pds = 0, tables = 0;
+	uint32_t seen[SE_MAX_CPUS];
+
+	ASSERT_GT(nr, 0);
+	ASSERT_EQ(0, access(EM_DEBUGFS, F_OK)) TH_LOG("no " EM_DEBUGFS);
+	for (cpu = 0; cpu < nr; cpu++) {
+		struct dt_opp opp[32];
+		char path[256], buf[256];
+		uint32_t coeff = 0, ph;
+		int t;
+
+		n = dt_cpu_opps(cpu, opp, 32, &ph);
+		ASSERT_GT(n, 0);
+		for (t = 0; t < tables; t++)
+			if (seen[t] == ph)
+				break;
+		if (t == tables)
+			seen[tables++] = ph;
+		snprintf(path, sizeof(path), EM_DEBUGFS "/cpu%d/cpus", cpu);
+		if (se_read_str(path, buf, sizeof(buf)))
+			continue;	/* not the first CPU of its domain */
+		pds++;
+		se_dt_cpu_path(path, sizeof(path), cpu, "dynamic-power-coefficient");
+		ASSERT_EQ(1, se_dt_u32s(path, &coeff, 1));
+		for (i = 0; i < n; i++) {
+			uint64_t mv = opp[i].uv / 1000;
+			long want = (long)(coeff * mv * mv * (opp[i].khz / 1000) / 1000000), got;
+
+			snprintf(path, sizeof(path), EM_DEBUGFS "/cpu%d/ps:%lu/power",
+				 cpu, opp[i].khz);
+			ASSERT_EQ(0, se_read_long(path, &got)) TH_LOG("%s missing", path);
+			EXPECT_EQ(want, got) TH_LOG("cpu%d %lu kHz power (uW)", cpu, opp[i].khz);
+		}
+	}
+	EXPECT_EQ(tables, pds);
+	EXPECT_GE(pds, 2);
+}
+
+/*
+ * Mainline EAS is on: the sysctl reads 1 and, with sched_verbose on the
+ * command line, the last EAS message of the boot says it started and the
+ * perf domains were printed.
+ */
+TEST(mainline_eas_active)
+{
+	char buf[65536], cmdline[1024];
+	const char *start, *stop, *p, *last = NULL;
+	long v;
+	FILE *f;
+	size_t n;
+
+	ASSERT_EQ(0, se_read_long("/proc/sys/kernel/sched_energy_aware", &v));
+	EXPECT_EQ(1, v);
+	ASSERT_EQ(0, se_read_str("/proc/cmdline", cmdline, sizeof(cmdline)));
+	if (!strstr(cmdline, "sched_verbose"))
+		SKIP(return, "boot with sched_verbose to check the EAS start message");
+	f = popen("dmesg", "r");
+	ASSERT_NE(NULL, f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	pclose(f);
+	buf[n] = '\0';
+	start = "sched_energy_set: starting EAS";
+	stop = "sched_energy_set: stopping EAS";
+	for (p = buf; (p = strstr(p, "sched_energy_set: ")); p++)
+		last = p;
+	ASSERT_NE(NULL, last) TH_LOG("no sched_energy_set message in dmesg");
+	EXPECT_EQ(0, strncmp(last, start, strlen(start)));
+	EXPECT_EQ(NULL, strstr(last, stop));
+	EXPECT_NE(NULL, strstr(buf, "pd0:{ cpus=")) TH_LOG("no perf domain printed");
+}
+
+/* Average of a task's util_avg over a window (it ripples within a period). */
+static long util_settled(pid_t pid)
+{
+	long sum = 0, v;
+	int i, n = 0;
+
+	se_sleep_ms(1200);	/* PELT: ~32 ms half-life, ramp from anywhere */
+	for (i = 0; i < 20; i++) {
+		v = se_task_sched_stat(pid, "se.avg.util_avg");
+		if (v >= 0) {
+			sum += v;
+			n++;
+		}
+		se_sleep_ms(17);
+	}
+	return n ? sum / n : -1;
+}
+
+static int first_cpu_with_capacity(int little)
+{
+	int nr = se_nr_cpus(), cpu;
+	long cap;
+	char path[128];
+
+	for (cpu = 0; cpu < nr; cpu++) {
+		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpu_capacity", cpu);
+		if (se_read_long(path, &cap))
+			continue;
+		if (little ? cap < 1024 : cap == 1024)
+			return cpu;
+	}
+	return -1;
+}
+
+/*
+ * Speed-equalised invariance: a 30% duty task reads the same utilization
+ * (within 10%) pinned to a LITTLE CPU and pinned to a big CPU, and that
+ * is about 30% of 1024 (the work it does at full capacity).
+ */
+TEST(utilization_same_on_little_and_big)
+{
+	int little = first_cpu_with_capacity(1), big = first_cpu_with_capacity(0);
+	long ul, ub;
+	pid_t pid;
+
+	if (little < 0 || big < 0)
+		SKIP(return, "no LITTLE and big CPUs");
+	pid = se_periodic_task(30, 16000, little);
+	ASSERT_GT(pid, 0);
+	ul = util_settled(pid);
+	ASSERT_EQ(0, se_pin(pid, big));
+	ub = util_settled(pid);
+	se_kill(pid);
+	TH_LOG("30%% task: util %ld on cpu%d (LITTLE), %ld on cpu%d (big)", ul, little, ub, big);
+	ASSERT_GT(ul, 0);
+	ASSERT_GT(ub, 0);
+	EXPECT_LE(labs(ul - ub) * 10, (ul > ub ? ul : ub));
+	EXPECT_GE(ul, 1024 * 20 / 100);
+	EXPECT_LE(ul, 1024 * 40 / 100);
+}
+
+TEST_HARNESS_MAIN
