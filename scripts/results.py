@@ -15,12 +15,25 @@ import re
 import sys
 
 TS = re.compile(r'^\[\s*\d+\.\d+\]\s?')
-RESULT = re.compile(r'^(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(?:#\s*(SKIP|TODO)\b ?(.*))?$')
+# "ok N name", "not ok N - name # SKIP why", "not ok N name # exit=1"
+RESULT = re.compile(r'^(not ok|ok) (\d+)(?: -)? ([^#]*?)\s*(?:#\s*(?:(SKIP|TODO)\b ?)?(.*))?$')
 PLAN = re.compile(r'^1\.\.(\d+)')
 
 
 def emit(out, status, prefix, kind, name, why=''):
     out.append((status, f'{status} {prefix} {kind} {name}' + (f': {why}' if why else '')))
+
+
+def emit_result(out, m, prefix, kind, name, diag):
+    """Emit the line for one matched RESULT; returns its status."""
+    if m.group(4) == 'SKIP':
+        status, why = 'SKIP', m.group(5)
+    elif m.group(1) == 'ok':
+        status, why = 'PASS', ''
+    else:
+        status, why = 'FAIL', ' | '.join(diag[-8:])
+    emit(out, status, prefix, kind, name, why)
+    return status
 
 
 def parse_kunit(path, prefix, require):
@@ -46,19 +59,13 @@ def parse_kunit(path, prefix, require):
             if m and suites[suite]['plan'] is None:
                 suites[suite]['plan'] = int(m.group(1))
                 continue
-            if line.startswith('# '):
-                diag.append(line[2:])
+            if line.startswith('# ') or not RESULT.match(line):
+                diag.append(line[2:] if line.startswith('# ') else line)
                 continue
             m = RESULT.match(line)
             if m:
                 suites[suite]['seen'] += 1
-                name = f'{suite}.{m.group(3)}'
-                if m.group(4) == 'SKIP':
-                    emit(out, 'SKIP', prefix, 'kunit', name, m.group(5))
-                elif m.group(1) == 'ok':
-                    emit(out, 'PASS', prefix, 'kunit', name)
-                else:
-                    emit(out, 'FAIL', prefix, 'kunit', name, ' | '.join(diag[-6:]))
+                emit_result(out, m, prefix, 'kunit', f'{suite}.{m.group(3)}', diag)
                 diag = []
     for s, st in suites.items():
         if st['plan'] is not None and st['seen'] < st['plan']:
@@ -93,7 +100,7 @@ def parse_ksft(path, prefix):
                          f'only {st["seen"]} of {st["plan"]} results ({m.group(5) or "crash or timeout"})')
                 elif m.group(1) == 'not ok' and m.group(4) != 'SKIP' and not st['failed']:
                     emit(out, 'FAIL', prefix, 'kselftest', name,
-                         f'exited with failure and no failing case ({" ".join(diag[-3:])})')
+                         f'{m.group(5) or "failed"} with no failing case {" ".join(diag[-3:])}'.strip())
                 elif m.group(4) == 'SKIP' and st['seen'] == 0:
                     emit(out, 'SKIP', prefix, 'kselftest', name, m.group(5))
                 prog = None
@@ -108,14 +115,8 @@ def parse_ksft(path, prefix):
             m = RESULT.match(inner)
             if m:
                 progs[prog]['seen'] += 1
-                name = f'{prog}.{m.group(3)}'
-                if m.group(4) == 'SKIP':
-                    emit(out, 'SKIP', prefix, 'kselftest', name, m.group(5))
-                elif m.group(1) == 'ok':
-                    emit(out, 'PASS', prefix, 'kselftest', name)
-                else:
+                if emit_result(out, m, prefix, 'kselftest', f'{prog}.{m.group(3)}', diag) == 'FAIL':
                     progs[prog]['failed'] += 1
-                    emit(out, 'FAIL', prefix, 'kselftest', name, ' | '.join(diag[-8:]))
                 diag = []
             elif inner.startswith('# '):
                 diag.append(inner[2:].strip())

@@ -244,22 +244,6 @@ static long util_settled(pid_t pid)
 	return n ? sum / n : -1;
 }
 
-static int first_cpu_with_capacity(int little)
-{
-	int nr = se_nr_cpus(), cpu;
-	long cap;
-	char path[128];
-
-	for (cpu = 0; cpu < nr; cpu++) {
-		snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpu_capacity", cpu);
-		if (se_read_long(path, &cap))
-			continue;
-		if (little ? cap < 1024 : cap == 1024)
-			return cpu;
-	}
-	return -1;
-}
-
 /*
  * Speed-equalised invariance: a 30% duty task reads the same utilization
  * (within 10%) pinned to a LITTLE CPU and pinned to a big CPU, and that
@@ -267,7 +251,7 @@ static int first_cpu_with_capacity(int little)
  */
 TEST(utilization_same_on_little_and_big)
 {
-	int little = first_cpu_with_capacity(1), big = first_cpu_with_capacity(0);
+	int little = se_first_cpu(1), big = se_first_cpu(0);
 	long ul, ub;
 	pid_t pid;
 

@@ -26,25 +26,6 @@
 #define SAMPLES		200
 #define PERIOD_US	16000
 
-static long capacity(int cpu)
-{
-	char path[128];
-	long cap;
-
-	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpu_capacity", cpu);
-	return se_read_long(path, &cap) ? -1 : cap;
-}
-
-static int first_cpu(bool little)
-{
-	int nr = se_nr_cpus(), cpu;
-
-	for (cpu = 0; cpu < nr; cpu++)
-		if (capacity(cpu) > 0 && (capacity(cpu) < 1024) == little)
-			return cpu;
-	return -1;
-}
-
 static long cur_freq(int cpu)
 {
 	char path[128];
@@ -92,7 +73,7 @@ struct run {
 /* Run a duty_pct% periodic task for 2 s and sample where it runs. */
 static int observe(unsigned int duty_pct, struct run *r)
 {
-	int little = first_cpu(true), big = first_cpu(false), i;
+	int little = se_first_cpu(1), big = se_first_cpu(0), i;
 	long lf[SAMPLES], bf[SAMPLES];
 	pid_t pid;
 
@@ -104,7 +85,7 @@ static int observe(unsigned int duty_pct, struct run *r)
 	for (i = 0; i < SAMPLES; i++) {
 		int cpu = se_task_cpu(pid);
 
-		if (cpu >= 0 && capacity(cpu) < 1024)
+		if (cpu >= 0 && se_cpu_capacity(cpu) < 1024)
 			r->on_little++;
 		else if (cpu >= 0)
 			r->on_big++;
@@ -138,9 +119,9 @@ FIXTURE_VARIANT_ADD(mode, cfs) {
 
 FIXTURE_SETUP(mode)
 {
-	if (first_cpu(true) < 0 || first_cpu(false) < 0)
+	if (se_first_cpu(1) < 0 || se_first_cpu(0) < 0)
 		SKIP(return, "needs LITTLE and big CPUs");
-	if (cur_freq(first_cpu(true)) < 0)
+	if (cur_freq(se_first_cpu(1)) < 0)
 		SKIP(return, "needs cpufreq");
 	ASSERT_EQ(0, se_read_long(EAS_SYSCTL, &self->saved));
 	ASSERT_EQ(0, se_write(EAS_SYSCTL, variant->eas ? "1" : "0"));
@@ -157,7 +138,7 @@ FIXTURE_TEARDOWN(mode)
 
 TEST_F(mode, small_task)
 {
-	int little = first_cpu(true), big = first_cpu(false);
+	int little = se_first_cpu(1), big = se_first_cpu(0);
 	struct run r;
 
 	ASSERT_EQ(0, observe(10, &r));
@@ -176,7 +157,7 @@ TEST_F(mode, small_task)
 
 TEST_F(mode, big_task)
 {
-	int big = first_cpu(false);
+	int big = se_first_cpu(0);
 	struct run r;
 
 	ASSERT_EQ(0, observe(70, &r));

@@ -103,6 +103,30 @@ static inline int se_nr_cpus(void)
 	return n;
 }
 
+/* cpu_capacity of a CPU, or -1. */
+static inline long se_cpu_capacity(int cpu)
+{
+	char path[128];
+	long cap;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpu_capacity", cpu);
+	return se_read_long(path, &cap) ? -1 : cap;
+}
+
+/* The first LITTLE (capacity < 1024) or big (1024) CPU, or -1. */
+static inline int se_first_cpu(int little)
+{
+	int nr = se_nr_cpus(), cpu;
+
+	for (cpu = 0; cpu < nr; cpu++) {
+		long cap = se_cpu_capacity(cpu);
+
+		if (cap > 0 && (little ? cap < 1024 : cap == 1024))
+			return cpu;
+	}
+	return -1;
+}
+
 /* Read a big-endian u32 array property of the device tree. */
 static inline int se_dt_u32s(const char *path, uint32_t *val, int max)
 {

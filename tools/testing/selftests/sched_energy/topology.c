@@ -68,15 +68,6 @@ static int sys_cluster(int cpu, se_mask_t *mask)
 	return se_parse_cpulist(buf, mask);
 }
 
-static long sys_capacity(int cpu)
-{
-	char path[256];
-	long cap;
-
-	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpu_capacity", cpu);
-	return se_read_long(path, &cap) ? -1 : cap;
-}
-
 /* cpuinfo_max_freq of the CPU's cpufreq policy in kHz, or 0 without one. */
 static long cpufreq_max_khz(int cpu)
 {
@@ -133,7 +124,7 @@ TEST(capacity_matches_device_tree)
 			scale = raw[cpu];
 	}
 	for (cpu = 0; cpu < nr; cpu++)
-		EXPECT_EQ((long)((raw[cpu] << 10) / scale), sys_capacity(cpu))
+		EXPECT_EQ((long)((raw[cpu] << 10) / scale), se_cpu_capacity(cpu))
 			TH_LOG("cpu%d capacity", cpu);
 }
 
@@ -145,7 +136,7 @@ TEST(capacity_uniform_per_cluster)
 	ASSERT_GT(nr, 0);
 	for (cpu = 0; cpu < nr; cpu++) {
 		se_mask_t cl;
-		long cap = sys_capacity(cpu);
+		long cap = se_cpu_capacity(cpu);
 
 		ASSERT_GT(cap, 0);
 		if (cap > max)
@@ -153,7 +144,7 @@ TEST(capacity_uniform_per_cluster)
 		ASSERT_EQ(0, sys_cluster(cpu, &cl));
 		for (other = 0; other < nr; other++)
 			if (cl & (1ULL << other))
-				EXPECT_EQ(cap, sys_capacity(other))
+				EXPECT_EQ(cap, se_cpu_capacity(other))
 					TH_LOG("cpu%d and cpu%d share a cluster", cpu, other);
 	}
 	EXPECT_EQ(1024, max);
@@ -171,7 +162,7 @@ TEST(board_declared_figures)
 		SKIP(return, "SE_BOARD_CAPACITY/CLUSTERS unset (set by scripts/run-qemu)");
 	s = strdup(caps);
 	for (cpu = 0, tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save), cpu++)
-		EXPECT_EQ(atol(tok), sys_capacity(cpu)) TH_LOG("cpu%d capacity", cpu);
+		EXPECT_EQ(atol(tok), se_cpu_capacity(cpu)) TH_LOG("cpu%d capacity", cpu);
 	EXPECT_EQ(nr, cpu) TH_LOG("SE_BOARD_CAPACITY lists %d CPUs, kernel has %d", cpu, nr);
 	free(s);
 
