@@ -6,7 +6,8 @@ BOARD ?= juno-r0
 BOARDS ?= juno-r0 hikey960
 S := scripts
 
-.PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test \
+.PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
+	series series-check apply \
 	boot clean distclean help
 
 all: demo
@@ -16,8 +17,12 @@ help:
 	@echo "make test         run every test (ends with 'N passed, N failed')"
 	@echo "make kernel       build the patched kernel (build/out/default)"
 	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
+	@echo "make test-debug   run every test on that kernel"
 	@echo "make initramfs    build the guest userland (build/initramfs.cpio.gz)"
 	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
+	@echo "make series       the patch set as a mailing-list series in build/series"
+	@echo "make series-check the same, building the kernel after every patch"
+	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
 	@echo "make clean        remove build output (keeps the unpacked tree and downloads)"
 	@echo "make distclean    remove build/ entirely"
 
@@ -54,9 +59,43 @@ test: deps
 	@$(S)/build-initramfs
 	@$(S)/run-tests $(BOARDS)
 
+# The same tests on the lockdep/KASAN/UBSAN kernel (slower).
+test-debug: deps
+	@$(S)/build-kernel debug
+	@$(S)/build-initramfs
+	@SE_VARIANT=debug $(S)/run-tests $(BOARDS)
+
+# The patch set as a mailing-list series in build/series (checkpatch-clean).
+series: deps
+	@$(S)/make-series
+
+# The same, building the kernel after every patch (bisectability; slow).
+series-check: deps
+	@$(S)/make-series --build
+
+# Apply the series to your own 6.1 tree: make apply KERNEL=/path/to/linux-6.1
+apply: deps
+	@test -n "$(KERNEL)" || { echo "usage: make apply KERNEL=/path/to/linux-6.1"; exit 2; }
+	@$(S)/make-series
+	@$(S)/apply-series "$(KERNEL)"
+
 clean:
-	rm -rf build/out build/rootfs build/selftests build/ksft-build build/boards \
+	rm -rf build/out build/rootfs build/selftests build/ksft-build build/boards build/series \
 		build/logs build/initramfs.cpio.gz
 
-distclean:
+dist# The patch set as a mailing-list series in build/series (checkpatch-clean).
+series: deps
+	@$(S)/make-series
+
+# The same, building the kernel after every patch (bisectability; slow).
+series-check: deps
+	@$(S)/make-series --build
+
+# Apply the series to your own 6.1 tree: make apply KERNEL=/path/to/linux-6.1
+apply: deps
+	@test -n "$(KERNEL)" || { echo "usage: make apply KERNEL=/path/to/linux-6.1"; exit 2; }
+	@$(S)/make-series
+	@$(S)/apply-series "$(KERNEL)"
+
+clean:
 	rm -rf build

@@ -1,6 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Common settings for the sched-energy scripts.  Sourced, not executed.
 
+# Debian's tools first (python3 with the modules checkpatch's spdxcheck
+# needs, from scripts/deps), whatever else the user's PATH holds.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+export PATH
+
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BUILD=${SE_BUILD:-$ROOT/build}
 SRC=$BUILD/linux
