@@ -83,19 +83,5 @@ clean:
 	rm -rf build/out build/rootfs build/selftests build/ksft-build build/boards build/series \
 		build/logs build/initramfs.cpio.gz
 
-dist# The patch set as a mailing-list series in build/series (checkpatch-clean).
-series: deps
-	@$(S)/make-series
-
-# The same, building the kernel after every patch (bisectability; slow).
-series-check: deps
-	@$(S)/make-series --build
-
-# Apply the series to your own 6.1 tree: make apply KERNEL=/path/to/linux-6.1
-apply: deps
-	@test -n "$(KERNEL)" || { echo "usage: make apply KERNEL=/path/to/linux-6.1"; exit 2; }
-	@$(S)/make-series
-	@$(S)/apply-series "$(KERNEL)"
-
-clean:
+distclean:
 	rm -rf build
