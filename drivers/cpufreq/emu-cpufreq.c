@@ -77,6 +77,7 @@ struct emu_opp {
  * @freq_table:	the same as a cpufreq table, CPUFREQ_TABLE_END terminated
  * @cur:	last requested frequency in kHz
  * @latency_ns:	largest clock-latency-ns of the OPPs
+ * @coeff:	dynamic-power-coefficient of the CPUs (0 if absent)
  */
 struct emu_domain {
 	struct device_node *table;
@@ -86,6 +87,7 @@ struct emu_domain {
 	struct cpufreq_frequency_table freq_table[EMU_MAX_OPPS + 1];
 	unsigned int cur;
 	unsigned int latency_ns;
+	u32 coeff;
 };
 
 static struct emu_domain *emu_domains;
@@ -228,7 +230,6 @@ static int __init emu_parse_table(struct emu_domain *d, int cpu,
 {
 	struct device_node *opp_np;
 	bool any_uw = false, all_uw = true;
-	u32 coeff = 0;
 	unsigned int i;
 
 	for_each_available_child_of_node(d->table, opp_np) {
@@ -284,8 +285,7 @@ static int __init emu_parse_table(struct emu_domain *d, int cpu,
 	}
 	if (!any_uw) {
 		/* P[uW] = C[uW/MHz/V^2] * V[mV]^2 * f[MHz] / 10^6, as drivers/opp */
-		if (of_property_read_u32(cpu_np, "dynamic-power-coefficient", &coeff) ||
-		    !coeff) {
+		if (!d->coeff) {
 			pr_err("cpu%d: %pOF: no power data: neither opp-microwatt nor a non-zero dynamic-power-coefficient\n",
 			       cpu, cpu_np);
 			return -EINVAL;
@@ -299,7 +299,7 @@ static int __init emu_parse_table(struct emu_domain *d, int cpu,
 				       cpu, d->table, o->khz);
 				return -EINVAL;
 			}
-			o->uw = div_u64((u64)coeff * mv * mv * (o->khz / 1000), 1000000);
+			o->uw = div_u64((u64)d->coeff * mv * mv * (o->khz / 1000), 1000000);
 			if (!o->uw) {
 				pr_err("cpu%d: %pOF: OPP %u kHz has zero power\n",
 				       cpu, d->table, o->khz);
@@ -363,15 +363,25 @@ static int __init emu_parse_dt(void)
 	}
 	for_each_possible_cpu(cpu) {
 		struct emu_domain *d = NULL;
-		struct device_node *cpu_np;
+		struct device_node *cpu_np = of_get_cpu_node(cpu, NULL);
+		u32 coeff = 0;
 
+		of_property_read_u32(cpu_np, "dynamic-power-coefficient", &coeff);
 		for (i = 0; i < emu_nr_domains; i++)
 			if (emu_domains[i].table == tables[cpu])
 				d = &emu_domains[i];
 		if (d) {
+			/* Another CPU of an existing domain. */
+			of_node_put(cpu_np);
 			if (!of_property_read_bool(d->table, "opp-shared")) {
 				pr_err("cpu%d: %pOF: shared by cpu%d but not marked opp-shared\n",
 				       cpu, d->table, cpumask_first(&d->cpus));
+				ret = -EINVAL;
+				goto out;
+			}
+			if (coeff != d->coeff) {
+				pr_err("cpu%d: dynamic-power-coefficient %u differs from cpu%d's %u in the same OPP table\n",
+				       cpu, coeff, cpumask_first(&d->cpus), d->coeff);
 				ret = -EINVAL;
 				goto out;
 			}
@@ -381,32 +391,13 @@ static int __init emu_parse_dt(void)
 		}
 		d = &emu_domains[emu_nr_domains++];
 		d->table = of_node_get(tables[cpu]);
+		d->coeff = coeff;
 		cpumask_set_cpu(cpu, &d->cpus);
 		per_cpu(emu_cpu_domain, cpu) = d;
-		cpu_np = of_get_cpu_node(cpu, NULL);
 		ret = emu_parse_table(d, cpu, cpu_np);
 		of_node_put(cpu_np);
 		if (ret)
 			goto out;
-	}
-	/* CPUs of one domain must agree on the power coefficient too. */
-	for_each_possible_cpu(cpu) {
-		struct emu_domain *d = per_cpu(emu_cpu_domain, cpu);
-		struct device_node *a, *b;
-		u32 ca = 0, cb = 0;
-
-		a = of_get_cpu_node(cpumask_first(&d->cpus), NULL);
-		b = of_get_cpu_node(cpu, NULL);
-		of_property_read_u32(a, "dynamic-power-coefficient", &ca);
-		of_property_read_u32(b, "dynamic-power-coefficient", &cb);
-		of_node_put(a);
-		of_node_put(b);
-		if (ca != cb) {
-			pr_err("cpu%d: dynamic-power-coefficient %u differs from cpu%d's %u in the same OPP table\n",
-			       cpu, cb, cpumask_first(&d->cpus), ca);
-			ret = -EINVAL;
-			goto out;
-		}
 	}
 out:
 	for_each_possible_cpu(cpu)
