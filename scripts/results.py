@@ -59,14 +59,13 @@ def parse_kunit(path, prefix, require):
             if m and suites[suite]['plan'] is None:
                 suites[suite]['plan'] = int(m.group(1))
                 continue
-            if line.startswith('# ') or not RESULT.match(line):
+            m = RESULT.match(line)
+            if not m:
                 diag.append(line[2:] if line.startswith('# ') else line)
                 continue
-            m = RESULT.match(line)
-            if m:
-                suites[suite]['seen'] += 1
-                emit_result(out, m, prefix, 'kunit', f'{suite}.{m.group(3)}', diag)
-                diag = []
+            suites[suite]['seen'] += 1
+            emit_result(out, m, prefix, 'kunit', f'{suite}.{m.group(3)}', diag)
+            diag = []
     for s, st in suites.items():
         if st['plan'] is not None and st['seen'] < st['plan']:
             emit(out, 'FAIL', prefix, 'kunit', f'{s}',

@@ -35,34 +35,27 @@ static long cur_freq(int cpu)
 	return se_read_long(path, &f) ? -1 : f;
 }
 
-/* The n-th lowest available frequency of a CPU's policy (0-based). */
-static long nth_freq(int cpu, int n)
-{
-	char path[128], buf[512], *p;
-	long f[64];
-	int i = 0, j;
-
-	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/scaling_available_frequencies", cpu);
-	if (se_read_str(path, buf, sizeof(buf)))
-		return -1;
-	for (p = strtok(buf, " "); p && i < 64; p = strtok(NULL, " "))
-		f[i++] = atol(p);
-	for (i--; i > 0; i--)		/* sort ascending (a short list) */
-		for (j = 0; j < i; j++)
-			if (f[j] > f[j + 1]) {
-				long t = f[j];
-
-				f[j] = f[j + 1];
-				f[j + 1] = t;
-			}
-	return n < 64 ? f[n] : -1;
-}
-
 static int cmp_long(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+/* The n-th lowest available frequency of a CPU's policy (0-based), or -1. */
+static long nth_freq(int cpu, int n)
+{
+	char path[128], buf[512], *p;
+	long f[64];
+	int count = 0;
+
+	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/scaling_available_frequencies", cpu);
+	if (se_read_str(path, buf, sizeof(buf)))
+		return -1;
+	for (p = strtok(buf, " "); p && count < 64; p = strtok(NULL, " "))
+		f[count++] = atol(p);
+	qsort(f, count, sizeof(long), cmp_long);
+	return n < count ? f[n] : -1;
 }
 
 struct run {
