@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched-energy: the platform energy model the scheduler consults.
+ *
+ * The model describes, for every performance domain (a set of CPUs that
+ * share one clock, which sched-energy requires to be one cpu-map
+ * cluster):
+ *
+ *  - its operating points: frequency, the capacity of one CPU at that
+ *    frequency, the active power of one busy CPU and the shared power of
+ *    the cluster (L2, interconnect) while at least one of its CPUs is
+ *    busy;
+ *  - its idle states, shallowest first, state 0 being WFI: the power of
+ *    one CPU in the state, the power of the cluster while every CPU of
+ *    the cluster is in that state or a deeper one, the exit latency and
+ *    target residency, and the energy one CPU spends to leave the state.
+ *
+ * All powers of one model are in one unit (microwatts, or an abstract
+ * unit for built-in tables taken from hand-tuned data); the scheduler
+ * only ever compares energies of the same model.
+ *
+ * The model is built in process context by the architecture (see
+ * arch/arm64/kernel/energy_model.c), validated, and published with RCU.
+ * It is replaced as a whole, never modified in place, so readers in any
+ * context see either the old or the new model, complete:
+ *
+ *	rcu_read_lock();		(or preemption/interrupts disabled)
+ *	m = sen_model_rcu();
+ *	if (m)
+ *		d = sen_cpu_domain(m, cpu);
+ *	...
+ *	rcu_read_unlock();
+ *
+ * The model is static apart from rebuilds on CPU hotplug and cpufreq
+ * policy changes: thermal capping and run-time recalibration are not
+ * modelled.
+ */
+#ifndef _LINUX_SCHED_ENERGY_H
+#define _LINUX_SCHED_ENERGY_H
+
+#include <linux/cpumask.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+/* Limits of one performance domain; the builder refuses larger tables. */
+#define SEN_MAX_OPPS		32
+#define SEN_MAX_IDLE_STATES	8
+#define SEN_IDLE_NAME_LEN	16
+
+/**
+ * struct sen_opp - one operating point of a performance domain
+ * @freq:		frequency in kHz
+ * @cap:		capacity of one CPU at @freq (SCHED_CAPACITY_SCALE units)
+ * @cpu_power:		power of one busy CPU at @freq
+ * @cluster_power:	shared power of the cluster while any of its CPUs is
+ *			busy, at @freq
+ * @cost:		derived: energy of one CPU's full-capacity work at
+ *			this OPP, @cpu_power * SCHED_CAPACITY_SCALE / @cap,
+ *			so that the energy of util u here is u * @cost
+ * @efficient:		derived: false when a higher OPP does the same work
+ *			for no more energy (cpu and cluster power per unit of
+ *			capacity, one busy CPU); such an OPP is never worth
+ *			running at
+ */
+struct sen_opp {
+	unsigned long freq;
+	unsigned long cap;
+	unsigned long cpu_power;
+	unsigned long cluster_power;
+	unsigned long cost;
+	bool efficient;
+};
+
+/**
+ * struct sen_idle_state - one idle state of the CPUs of a domain
+ * @name:		the cpuidle name (device-tree node name, "WFI" for
+ *			state 0)
+ * @cpu_power:		power of one CPU in this state
+ * @cluster_power:	power of the cluster while all of its CPUs are in this
+ *			state or deeper
+ * @wakeup_energy:	energy one CPU spends to leave this state, in the
+ *			model's power unit times microseconds (0 if unknown)
+ * @exit_latency_us:	entry + exit latency, as cpuidle counts it
+ * @residency_us:	minimum residency for the state to pay off
+ */
+struct sen_idle_state {
+	char name[SEN_IDLE_NAME_LEN];
+	unsigned long cpu_power;
+	unsigned long cluster_power;
+	unsigned long wakeup_energy;
+	unsigned int exit_latency_us;
+	unsigned int residency_us;
+};
+
+/**
+ * enum sen_source - where a part of the model came from
+ * @SEN_SRC_NONE:	not known; the part is modelled as zero
+ * @SEN_SRC_DT:		device-tree sched-energy-* properties
+ * @SEN_SRC_EM:		the kernel energy model (opp-microwatt or
+ *			dynamic-power-coefficient, through cpufreq)
+ * @SEN_SRC_BUILTIN:	a built-in table matched by the machine compatible
+ * @SEN_SRC_TEST:	a synthetic model (KUnit)
+ */
+enum sen_source {
+	SEN_SRC_NONE,
+	SEN_SRC_DT,
+	SEN_SRC_EM,
+	SEN_SRC_BUILTIN,
+	SEN_SRC_TEST,
+};
+
+/**
+ * enum sen_unit - the unit of every power in a model
+ * @SEN_UNIT_UW:	microwatts
+ * @SEN_UNIT_ABSTRACT:	a unit of the table's author, consistent within the
+ *			model (built-in tables of the Android EAS trees)
+ */
+enum sen_unit {
+	SEN_UNIT_UW,
+	SEN_UNIT_ABSTRACT,
+};
+
+/**
+ * struct sen_domain - a performance domain, which is also one cluster
+ * @cpus:	the possible CPUs of the domain
+ * @id:		index of the domain in its model, in order of first CPU
+ * @nr_opps:	number of valid entries of @opp, ascending frequency
+ * @nr_idle:	number of valid entries of @idle, shallowest first
+ * @opp:	operating points
+ * @idle:	idle states; @idle[0] is WFI
+ */
+struct sen_domain {
+	struct cpumask cpus;
+	unsigned int id;
+	unsigned int nr_opps;
+	unsigned int nr_idle;
+	struct sen_opp opp[SEN_MAX_OPPS];
+	struct sen_idle_state idle[SEN_MAX_IDLE_STATES];
+};
+
+/**
+ * struct sen_model - the platform energy model
+ * @rcu:		frees the model after the last reader
+ * @unit:		unit of every power of the model
+ * @src_active:		source of the CPU active power
+ * @src_cluster:	source of the cluster shared power
+ * @src_idle:		source of the idle powers
+ * @table:		name of the built-in table, if one was used
+ * @cpu_domain:		index in @dom of each CPU's domain (nr_cpu_ids entries,
+ *			stored after @dom), -1 for CPUs that are not possible
+ * @nr_domains:		number of entries of @dom
+ * @dom:		the performance domains, in order of first CPU
+ */
+struct sen_model {
+	struct rcu_head rcu;
+	enum sen_unit unit;
+	enum sen_source src_active;
+	enum sen_source src_cluster;
+	enum sen_source src_idle;
+	const char *table;
+	s16 *cpu_domain;
+	unsigned int nr_domains;
+	struct sen_domain dom[];
+};
+
+#ifdef CONFIG_SCHED_ENERGY
+
+extern struct sen_model __rcu *sen_model_ptr;
+
+/**
+ * sen_model_rcu() - the current platform energy model
+ *
+ * Must be called in an RCU read-side critical section (including one
+ * implied by disabled preemption or interrupts); the model stays valid
+ * until that section ends.
+ *
+ * Return: the model, or NULL when there is none (not built yet, or
+ * refused).
+ */
+static inline const struct sen_model *sen_model_rcu(void)
+{
+	return rcu_dereference_check(sen_model_ptr, rcu_read_lock_any_held());
+}
+
+/**
+ * sen_cpu_domain() - the performance domain of a CPU
+ * @m:		a model obtained from sen_model_rcu()
+ * @cpu:	a CPU number below nr_cpu_ids
+ *
+ * Return: the domain, or NULL if @cpu is not a possible CPU.
+ */
+static inline const struct sen_domain *
+sen_cpu_domain(const struct sen_model *m, int cpu)
+{
+	int d = m->cpu_domain[cpu];
+
+	return d < 0 ? NULL : &m->dom[d];
+}
+
+size_t sen_model_size(unsigned int nr_domains);
+void sen_model_init(struct sen_model *m, unsigned int nr_domains);
+int sen_model_validate(const struct sen_model *m, char *why, size_t len);
+void sen_model_derive(struct sen_model *m);
+int sen_model_publish(struct sen_model *m);
+__printf(1, 2) void sen_model_withdraw(const char *fmt, ...);
+const char *sen_source_name(enum sen_source src, const struct sen_model *m);
+
+#endif /* CONFIG_SCHED_ENERGY */
+
+#endif /* _LINUX_SCHED_ENERGY_H */
