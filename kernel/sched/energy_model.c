@@ -554,13 +554,24 @@ out:
 }
 DEFINE_SHOW_ATTRIBUTE(sen_idlestat);
 
+static struct dentry *sen_debugfs;
+
+/**
+ * sen_debugfs_dir() - the sched_energy debugfs directory
+ *
+ * Return: the directory, for files of other parts of sched-energy.
+ */
+struct dentry *sen_debugfs_dir(void)
+{
+	return sen_debugfs;
+}
+
 static int __init sen_model_debugfs_init(void)
 {
-	struct dentry *dir = debugfs_create_dir("sched_energy", NULL);
-
-	debugfs_create_file("status", 0444, dir, NULL, &sen_status_fops);
-	debugfs_create_file("model", 0444, dir, NULL, &sen_model_fops);
-	debugfs_create_file("idlestat", 0444, dir, NULL, &sen_idlestat_fops);
+	sen_debugfs = debugfs_create_dir("sched_energy", NULL);
+	debugfs_create_file("status", 0444, sen_debugfs, NULL, &sen_status_fops);
+	debugfs_create_file("model", 0444, sen_debugfs, NULL, &sen_model_fops);
+	debugfs_create_file("idlestat", 0444, sen_debugfs, NULL, &sen_idlestat_fops);
 	return 0;
 }
 fs_initcall(sen_model_debugfs_init);

@@ -40,7 +40,13 @@
 
 #include <linux/cpumask.h>
 #include <linux/rcupdate.h>
+#include <linux/time64.h>
 #include <linux/types.h>
+
+struct dentry;
+struct rq;
+struct seq_file;
+struct task_struct;
 
 /* Limits of one performance domain; the builder refuses larger tables. */
 #define SEN_MAX_OPPS		32
@@ -204,6 +210,48 @@ void sen_model_derive(struct sen_model *m);
 int sen_model_publish(struct sen_model *m);
 __printf(1, 2) void sen_model_withdraw(const char *fmt, ...);
 const char *sen_source_name(enum sen_source src, const struct sen_model *m);
+
+struct dentry *sen_debugfs_dir(void);
+
+/*
+ * Utilization tracking (kernel/sched/util_track.c).  Demands and CPU
+ * utilization are in capacity units, frequency- and capacity-invariant.
+ */
+#define SEN_UTIL_WINDOW_NS	(8 * NSEC_PER_MSEC)
+#define SEN_HOLD_SLOTS		32
+#define SEN_UTIL_MARGIN_SHIFT	3	/* growth believed at once: > 1/8 */
+
+unsigned long sen_task_util(struct task_struct *p);
+unsigned long sen_cpu_util(int cpu);
+
+/* The tracker's arithmetic, exposed for its KUnit suite. */
+u64 sen_util_scale(u64 delta, unsigned long cap, unsigned long freq);
+unsigned int sen_util_ratio(u64 busy, u64 span);
+unsigned int sen_util_demand(const u16 *hist, unsigned int n,
+			     unsigned int sample);
+unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle);
+u64 sen_util_hold_ns(u64 last_cycle);
+
+/* Scheduler hooks, called with the task's rq locked. */
+void sen_util_fork(struct task_struct *p);
+void sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec);
+void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags);
+void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags);
+void sen_util_tick(struct rq *rq, struct task_struct *curr);
+void sen_util_proc_show(struct task_struct *p, struct seq_file *m);
+
+#else /* !CONFIG_SCHED_ENERGY */
+
+static inline void sen_util_fork(struct task_struct *p) { }
+static inline void sen_util_account(struct rq *rq, struct task_struct *p,
+				    u64 delta_exec) { }
+static inline void sen_util_enqueue(struct rq *rq, struct task_struct *p,
+				    int flags) { }
+static inline void sen_util_dequeue(struct rq *rq, struct task_struct *p,
+				    int flags) { }
+static inline void sen_util_tick(struct rq *rq, struct task_struct *curr) { }
+static inline void sen_util_proc_show(struct task_struct *p,
+				      struct seq_file *m) { }
 
 #endif /* CONFIG_SCHED_ENERGY */
 

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sched-energy: per-task state of the utilization tracker, embedded in
+ * struct task_struct.  Kept apart from <linux/sched/energy.h> so that
+ * <linux/sched.h> can include it without pulling in anything else.
+ * See kernel/sched/util_track.c.
+ */
+#ifndef _LINUX_SCHED_ENERGY_TYPES_H
+#define _LINUX_SCHED_ENERGY_TYPES_H
+
+#include <linux/types.h>
+
+#ifdef CONFIG_SCHED_ENERGY
+
+/* Samples a task's demand is computed from. */
+#define SEN_UTIL_HIST	4
+
+/**
+ * struct sen_task_util - utilization tracking state of one task
+ * @cycle_start:	rq clock (ns) at the start of the current sample span
+ *			(a wakeup); 0 before the task first became runnable
+ * @run_start:		rq clock when the task first ran in the span, 0 if it
+ *			has not yet
+ * @busy:		invariant running time since @cycle_start, in ns of
+ *			work at full capacity
+ * @last_cycle:		typical length of a span (whole wakeup-to-wakeup
+ *			cycles, at least one window): moving average, 1/4
+ *			weight to the newest
+ * @hist:		the last samples (busy / span, capacity units)
+ * @demand:		the task's demand, capacity units
+ * @contrib:		what the task adds to its CPU's utilization now
+ * @contrib_cpu:	the CPU holding @contrib, -1 for none
+ * @held:		@contrib is held on @contrib_cpu while the task sleeps
+ * @hold_slot:		the hold slot on @contrib_cpu
+ * @hold_token:		the token that owns that slot
+ * @nr_hist:		valid entries of @hist
+ * @hist_idx:		next entry of @hist to write
+ */
+struct sen_task_util {
+	u64	cycle_start;
+	u64	run_start;
+	u64	busy;
+	u64	last_cycle;
+	u16	hist[SEN_UTIL_HIST];
+	u16	demand;
+	u16	contrib;
+	s16	contrib_cpu;
+	u8	held;
+	u8	hold_slot;
+	u32	hold_token;
+	u8	nr_hist;
+	u8	hist_idx;
+};
+
+#endif /* CONFIG_SCHED_ENERGY */
+
+#endif /* _LINUX_SCHED_ENERGY_TYPES_H */

@@ -1,0 +1,504 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-energy: CPU-utilization tracking for energy decisions.
+ *
+ * PELT's util_avg answers "how busy was this task over the last ~100 ms",
+ * with a 32 ms half-life: a task that grows from 10% to 70% takes tens of
+ * milliseconds to be seen, a new task hundreds.  Energy decisions need
+ * the task's demand now.  This tracker measures each task over spans of
+ * whole wakeup-to-wakeup cycles, as many cycles as make at least one
+ * window (SEN_UTIL_WINDOW_NS), so that a task woken twice in its period
+ * is not taken for a busier one:
+ *
+ *   sample = busy / span		(invariant running time over wall time,
+ *					 capacity units, 0..1024)
+ *   demand = mean of the last SEN_UTIL_HIST samples, or the newest
+ *            sample if it is more than 1/8 above that mean
+ *
+ * A periodic task whose period is a window or more gets one sample per
+ * period, its duty cycle exactly, whatever the phase of the scheduler
+ * tick; a faster one its duty cycle over a few periods.  The demand is
+ * held while the task sleeps (no decay between activations), rises at
+ * once when the task runs longer than before (see below), and falls to a
+ * new, lower level within SEN_UTIL_HIST samples.
+ *
+ * A task in the middle of a span is watched too, at every tick and when
+ * it goes to sleep: once it has run longer than its previous span allows,
+ * its demand is raised to
+ *
+ *   estimate = busy / max(elapsed, typical span, SEN_UTIL_WINDOW_NS)
+ *
+ * (elapsed counted from the task's first run in the span: waiting for a
+ * CPU is not idleness), which is what the sample will at least be when
+ * the span ends.  So a
+ * task stepping from 10% to 70% of a 16 ms period is recognised when its
+ * longer burst ends (11.2 ms), and a new task that never sleeps after one
+ * window (8 ms).
+
+ * Running time is made invariant as PELT's is: scaled by the CPU's
+ * capacity and by its current frequency (arch_scale_cpu_capacity(),
+ * arch_scale_freq_capacity()).
+ *
+ * CPU utilization is the sum of the demands of the CPU's runnable fair
+ * tasks, plus those of the tasks that slept on it recently (each held for
+ * twice its last cycle, between one and four windows, in one of
+ * SEN_HOLD_SLOTS lock-free slots, so that a periodic task still counts
+ * while it sleeps between activations), plus RT, deadline and IRQ
+ * pressure from PELT.  A task's contribution moves with it: it leaves the
+ * old CPU when the task is dequeued from it or, if it slept there, when it
+ * wakes up anywhere.
+ *
+ * Hooks, all called with the task's rq locked, none allocating:
+ *   __sched_fork()	 sen_util_fork()	clear the state     O(1)
+ *   update_curr()	 sen_util_account()	add running time    O(1)
+ *   enqueue_task_fair() sen_util_enqueue()	close the cycle     O(SEN_UTIL_HIST)
+ *   dequeue_task_fair() sen_util_dequeue()	estimate, hold      O(SEN_HOLD_SLOTS)
+ *   task_tick_fair()	 sen_util_tick()	estimate            O(1)
+ *
+ * Approximations: a CPU keeps at most SEN_HOLD_SLOTS sleeping tasks'
+ * contributions (beyond, a sleeping task stops counting at once); hold
+ * expiry is judged with the reading CPU's clock; tasks that sleep longer
+ * than four windows stop counting until they wake.
+ */
+#include <linux/debugfs.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/energy.h>
+#include <linux/seq_file.h>
+
+#include "sched.h"
+
+#define CREATE_TRACE_POINTS
+#include <trace/events/sched_energy.h>
+
+/*
+ * One hold slot: a sleeping task's contribution, valid while @token is
+ * non-zero and @expires is in the future.  The owning CPU fills free or
+ * expired slots under its rq lock; whoever wakes the task frees the slot
+ * with a cmpxchg of the token, from any CPU.  Tokens are unique per CPU
+ * (a 32-bit counter), so a stale token never frees a reused slot.
+ */
+struct sen_hold_slot {
+	atomic_t	token;
+	u16		contrib;
+	u64		expires;
+};
+
+struct sen_util_cpu {
+	unsigned long		runnable;	/* under the rq lock */
+	u32			next_token;	/* under the rq lock */
+	struct sen_hold_slot	slot[SEN_HOLD_SLOTS];
+};
+
+static DEFINE_PER_CPU(struct sen_util_cpu, sen_util_pcpu);
+
+/**
+ * sen_util_scale() - make running time invariant
+ * @delta:	running time in ns
+ * @cap:	the CPU's capacity (arch_scale_cpu_capacity())
+ * @freq:	its frequency scale (arch_scale_freq_capacity()); may exceed
+ *		SCHED_CAPACITY_SCALE under speed-equalised emulation
+ *
+ * Return: @delta in ns of work at full capacity, as PELT scales it.
+ */
+u64 sen_util_scale(u64 delta, unsigned long cap, unsigned long freq)
+{
+	return ((delta * freq) >> SCHED_CAPACITY_SHIFT) * cap >>
+		SCHED_CAPACITY_SHIFT;
+}
+
+/**
+ * sen_util_ratio() - a share of time in capacity units
+ * @busy:	invariant running time
+ * @span:	the wall time it was spent in
+ *
+ * Return: min(@busy, @span) * SCHED_CAPACITY_SCALE / @span, 0 for an empty
+ * span.  Exact for any u64 inputs (no overflow at long sleeps).
+ */
+unsigned int sen_util_ratio(u64 busy, u64 span)
+{
+	if (!span)
+		return 0;
+	if (busy >= span)
+		return SCHED_CAPACITY_SCALE;
+	/*
+	 * busy < span, so the result is below SCHED_CAPACITY_SCALE.  If
+	 * busy << 10 could overflow, scale span down instead (both are then
+	 * above 2^54 ns, half a year: the rounding is irrelevant).
+	 */
+	if (busy > (U64_MAX >> SCHED_CAPACITY_SHIFT))
+		return min_t(u64, div64_u64(busy, span >> SCHED_CAPACITY_SHIFT),
+			     SCHED_CAPACITY_SCALE - 1);
+	return div64_u64(busy << SCHED_CAPACITY_SHIFT, span);
+}
+
+/**
+ * sen_util_demand() - demand from the sample history
+ * @hist:	the last samples, including @sample
+ * @n:		number of valid samples (1..SEN_UTIL_HIST)
+ * @sample:	the newest sample
+ *
+ * The mean of the samples is the demand, unless the newest sample is
+ * above it by more than 1/2^SEN_UTIL_MARGIN_SHIFT: then the task has
+ * grown and the newest sample is believed at once.  The margin keeps
+ * wakeup jitter (a sample a little above the others) from biasing the
+ * demand upwards.
+ *
+ * Return: the demand.
+ */
+unsigned int sen_util_demand(const u16 *hist, unsigned int n,
+			     unsigned int sample)
+{
+	unsigned int i, sum = 0, avg;
+
+	if (!n)
+		return sample;
+	for (i = 0; i < n; i++)
+		sum += hist[i];
+	avg = sum / n;
+	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
+}
+
+/**
+ * sen_util_estimate() - lower bound of the sample of a span in progress
+ * @busy:	invariant running time so far in the cycle
+ * @elapsed:	wall time since the cycle began
+ * @last_cycle:	typical span length, 0 if none
+ *
+ * Return: @busy over the longest of @elapsed, @last_cycle and one window:
+ * the cycle is expected to last at least that long, so the sample will be
+ * at least this.
+ */
+unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle)
+{
+	return sen_util_ratio(busy, max3(elapsed, last_cycle,
+					 (u64)SEN_UTIL_WINDOW_NS));
+}
+
+/**
+ * sen_util_hold_ns() - how long a sleeping task still counts on its CPU
+ * @last_cycle: its typical span length, 0 if none
+ *
+ * Return: twice @last_cycle, within one to four windows.
+ */
+u64 sen_util_hold_ns(u64 last_cycle)
+{
+	return clamp_t(u64, 2 * last_cycle, SEN_UTIL_WINDOW_NS,
+		       4 * SEN_UTIL_WINDOW_NS);
+}
+
+static void sen_util_runnable_add(int cpu, long delta)
+{
+	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
+
+	WRITE_ONCE(cu->runnable, cu->runnable + delta);
+}
+
+static unsigned long sen_util_held(int cpu, u64 now)
+{
+	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
+	unsigned long sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < SEN_HOLD_SLOTS; i++) {
+		struct sen_hold_slot *s = &cu->slot[i];
+
+		if (atomic_read_acquire(&s->token) &&
+		    READ_ONCE(s->expires) > now)
+			sum += READ_ONCE(s->contrib);
+	}
+	return sum;
+}
+
+static void sen_util_trace_cpu(int cpu, u64 now)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	if (trace_sen_util_cpu_enabled())
+		trace_sen_util_cpu(cpu, READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable),
+				   sen_util_held(cpu, now), cpu_util_rt(rq),
+				   cpu_util_dl(rq), cpu_util_irq(rq));
+}
+
+/* Keep a sleeping task's contribution on its CPU for a while. */
+static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
+{
+	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu_of(rq));
+	struct sen_task_util *u = &p->sen_util;
+	struct sen_hold_slot *s = NULL;
+	unsigned int i;
+	u32 token;
+
+	for (i = 0; u->contrib && i < SEN_HOLD_SLOTS; i++) {
+		struct sen_hold_slot *c = &cu->slot[i];
+
+		token = atomic_read(&c->token);
+		if (!token ||
+		    (READ_ONCE(c->expires) <= now &&
+		     atomic_cmpxchg(&c->token, token, 0) == token)) {
+			s = c;
+			break;
+		}
+	}
+	if (!s) {
+		u->contrib = 0;
+		u->contrib_cpu = -1;
+		return;
+	}
+	token = ++cu->next_token;
+	if (!token)
+		token = ++cu->next_token;
+	WRITE_ONCE(s->contrib, u->contrib);
+	WRITE_ONCE(s->expires, now + sen_util_hold_ns(u->last_cycle));
+	atomic_set_release(&s->token, token);
+	u->held = 1;
+	u->hold_slot = i;
+	u->hold_token = token;
+}
+
+/* Take a woken task's contribution off the CPU it slept on. */
+static void sen_util_unhold(struct task_struct *p)
+{
+	struct sen_task_util *u = &p->sen_util;
+
+	if (u->held) {
+		struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, u->contrib_cpu);
+
+		atomic_cmpxchg(&cu->slot[u->hold_slot].token, u->hold_token, 0);
+		u->held = 0;
+	}
+	u->contrib = 0;
+	u->contrib_cpu = -1;
+}
+
+/* Raise the demand of a task in its cycle if it has outgrown it. */
+static bool sen_util_raise(struct task_struct *p, u64 now)
+{
+	struct sen_task_util *u = &p->sen_util;
+	u64 start = max(u->cycle_start, u->run_start);
+	unsigned int est;
+
+	/* From the first run in the span: a wait to run first is not idleness. */
+	if (!u->cycle_start || now <= start)
+		return false;
+	est = sen_util_estimate(u->busy, now - start, u->last_cycle);
+	/*
+	 * Wakeup jitter makes the estimate of a steady task wobble around
+	 * its demand; only a rise by more than 1/8 (or by more than half
+	 * of what is left up to full capacity) is growth.  A new task has
+	 * no steady state yet.
+	 */
+	if (u->nr_hist &&
+	    est <= u->demand + min_t(unsigned int, u->demand >> SEN_UTIL_MARGIN_SHIFT,
+				     (SCHED_CAPACITY_SCALE - u->demand) / 2))
+		return false;
+	if (est <= u->demand)
+		return false;
+	u->demand = est;
+	trace_sen_util_task(p, task_cpu(p), est, SEN_UTIL_EV_RAISE);
+	return true;
+}
+
+/**
+ * sen_util_fork() - start a new task with no history
+ * @p: the new task
+ */
+void sen_util_fork(struct task_struct *p)
+{
+	memset(&p->sen_util, 0, sizeof(p->sen_util));
+	p->sen_util.contrib_cpu = -1;
+}
+
+/**
+ * sen_util_account() - account running time to the current fair task
+ * @rq:		its runqueue, locked
+ * @p:		the task
+ * @delta_exec:	ns it ran since the last update
+ */
+void sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec)
+{
+	int cpu = cpu_of(rq);
+
+	struct sen_task_util *u = &p->sen_util;
+
+	if (!u->run_start)
+		u->run_start = rq_clock(rq) - delta_exec;
+	u->busy += sen_util_scale(delta_exec, arch_scale_cpu_capacity(cpu),
+				  arch_scale_freq_capacity(cpu));
+}
+
+/**
+ * sen_util_enqueue() - a fair task becomes runnable on @rq
+ * @rq:		the runqueue, locked
+ * @p:		the task
+ * @flags:	enqueue flags; ENQUEUE_WAKEUP ends the task's sample span
+ *		once it covers a window
+ */
+void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sen_task_util *u = &p->sen_util;
+	int cpu = cpu_of(rq);
+	u64 now = rq_clock(rq);
+
+	sen_util_unhold(p);
+	/* A wakeup ends the span if it covers a window; else it goes on. */
+	if ((flags & ENQUEUE_WAKEUP) && u->cycle_start &&
+	    now >= u->cycle_start + SEN_UTIL_WINDOW_NS) {
+		u64 cycle = now - u->cycle_start;
+		unsigned int sample;
+
+		/*
+		 * A wakeup late by L makes one span L longer and the next
+		 * L shorter, while the work per period stays the same:
+		 * dividing by at least the typical span keeps that jitter
+		 * from reading as a busier task.  A period that really
+		 * shortens is believed as the typical span follows it,
+		 * within a few spans.
+		 */
+		sample = sen_util_ratio(u->busy, max(cycle, u->last_cycle));
+
+		u->hist[u->hist_idx] = sample;
+		u->hist_idx = (u->hist_idx + 1) % SEN_UTIL_HIST;
+		if (u->nr_hist < SEN_UTIL_HIST)
+			u->nr_hist++;
+		u->demand = sen_util_demand(u->hist, u->nr_hist, sample);
+		/*
+		 * The typical span: a moving average, so that one late
+		 * wakeup does not make the next estimate jump.
+		 */
+		u->last_cycle = u->last_cycle ?
+				(3 * u->last_cycle + cycle) / 4 : cycle;
+		trace_sen_util_task(p, cpu, sample, SEN_UTIL_EV_WAKEUP);
+		u->cycle_start = now;
+		u->run_start = 0;
+		u->busy = 0;
+	} else if (!u->cycle_start) {
+		u->cycle_start = now;
+	} else if ((flags & ENQUEUE_WAKEUP) && !u->nr_hist) {
+		/*
+		 * A new task woken before its first span is complete: judge
+		 * it from now on, a wait at its start is not idleness.
+		 */
+		u->run_start = now;
+	}
+	u->contrib = u->demand;
+	u->contrib_cpu = cpu;
+	sen_util_runnable_add(cpu, u->contrib);
+	sen_util_trace_cpu(cpu, now);
+}
+
+/**
+ * sen_util_dequeue() - a fair task leaves @rq
+ * @rq:		the runqueue, locked
+ * @p:		the task
+ * @flags:	dequeue flags; with DEQUEUE_SLEEP the task's contribution is
+ *		held on the CPU while it sleeps
+ */
+void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
+{
+	struct sen_task_util *u = &p->sen_util;
+	int cpu = cpu_of(rq);
+	u64 now = rq_clock(rq);
+
+	sen_util_runnable_add(cpu, -(long)u->contrib);
+	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
+		sen_util_raise(p, now);
+		u->contrib = u->demand;
+		sen_util_hold(rq, p, now);
+	} else {
+		u->contrib = 0;
+		u->contrib_cpu = -1;
+	}
+	sen_util_trace_cpu(cpu, now);
+}
+
+/**
+ * sen_util_tick() - the scheduler tick on @rq, @curr running
+ * @rq:		the runqueue, locked
+ * @curr:	its current fair task
+ */
+void sen_util_tick(struct rq *rq, struct task_struct *curr)
+{
+	struct sen_task_util *u = &curr->sen_util;
+	u64 now = rq_clock(rq);
+
+	if (u->contrib_cpu == cpu_of(rq) && !u->held && sen_util_raise(curr, now)) {
+		sen_util_runnable_add(cpu_of(rq), (long)u->demand - u->contrib);
+		u->contrib = u->demand;
+		sen_util_trace_cpu(cpu_of(rq), now);
+	}
+}
+
+/**
+ * sen_task_util() - a task's demand
+ * @p: the task
+ *
+ * Return: its demand in capacity units, invariant.
+ */
+unsigned long sen_task_util(struct task_struct *p)
+{
+	return READ_ONCE(p->sen_util.demand);
+}
+
+/**
+ * sen_cpu_util() - a CPU's utilization
+ * @cpu: the CPU
+ *
+ * Lockless; a snapshot.
+ *
+ * Return: the demands of its runnable fair tasks and of those that slept
+ * on it recently, plus RT, deadline and IRQ pressure, in capacity units
+ * (not capped at the CPU's capacity).
+ */
+unsigned long sen_cpu_util(int cpu)
+{
+	struct rq *rq = cpu_rq(cpu);
+
+	return READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable) +
+	       sen_util_held(cpu, local_clock()) + cpu_util_rt(rq) +
+	       cpu_util_dl(rq) + cpu_util_irq(rq);
+}
+
+/**
+ * sen_util_proc_show() - the tracker's state in /proc/PID/sched
+ * @p:	the task
+ * @m:	the seq_file
+ */
+void sen_util_proc_show(struct task_struct *p, struct seq_file *m)
+{
+	const struct sen_task_util *u = &p->sen_util;
+
+	seq_printf(m, "%-45s:%21u\n", "sen.util.demand", u->demand);
+	seq_printf(m, "%-45s:%21u\n", "sen.util.contrib", u->contrib);
+	seq_printf(m, "%-45s:%21d\n", "sen.util.contrib_cpu", u->contrib_cpu);
+	seq_printf(m, "%-45s:%21llu\n", "sen.util.last_cycle_us",
+		   div_u64(u->last_cycle, NSEC_PER_USEC));
+}
+
+#ifdef CONFIG_DEBUG_FS
+static int sen_cpu_util_show(struct seq_file *m, void *unused)
+{
+	u64 now = local_clock();
+	int cpu;
+
+	seq_puts(m, "cpu runnable held rt dl irq total\n");
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		seq_printf(m, "%d %lu %lu %lu %lu %lu %lu\n", cpu,
+			   READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable),
+			   sen_util_held(cpu, now), cpu_util_rt(rq),
+			   cpu_util_dl(rq), cpu_util_irq(rq), sen_cpu_util(cpu));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sen_cpu_util);
+
+static int __init sen_util_debugfs_init(void)
+{
+	debugfs_create_file("cpu_util", 0444, sen_debugfs_dir(), NULL,
+			    &sen_cpu_util_fops);
+	return 0;
+}
+late_initcall(sen_util_debugfs_init);
+#endif

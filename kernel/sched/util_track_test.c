@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the arithmetic of the sched-energy utilization tracker
+ * (kernel/sched/util_track.c): invariance scaling, cycle samples at the
+ * extremes, the demand rule through steps up and down, the estimate of a
+ * cycle in progress, hold times, and a periodic task's cycles replayed
+ * through the same functions the scheduler hooks use.
+ */
+#include <kunit/test.h>
+#include <linux/sched.h>
+#include <linux/sched/energy.h>
+
+#define MS	NSEC_PER_MSEC
+
+static void sen_util_scale_invariance(struct kunit *test)
+{
+	u64 d = 10 * MS;
+
+	/* Full capacity at fmax: unchanged. */
+	KUNIT_EXPECT_EQ(test, sen_util_scale(d, 1024, 1024), d);
+	/* Half the frequency: half the work. */
+	KUNIT_EXPECT_EQ(test, sen_util_scale(d, 1024, 512), d / 2);
+	/* A LITTLE CPU of capacity 446 at fmax. */
+	KUNIT_EXPECT_EQ(test, sen_util_scale(d, 446, 1024), d * 446 / 1024);
+	/*
+	 * Speed-equalised emulation: freq scale 1024 * 1024 / 446 keeps
+	 * capacity x freq at 1024^2, so time is work (within rounding).
+	 */
+	KUNIT_EXPECT_LE(test, d - sen_util_scale(d, 446, 1024 * 1024 / 446),
+			d / 1000);
+	/* Ten seconds at the largest scales does not overflow. */
+	KUNIT_EXPECT_EQ(test, sen_util_scale(10000 * MS, 1024, 1024), 10000 * MS);
+}
+
+static void sen_util_ratio_extremes(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(3200 * NSEC_PER_USEC, 16 * MS), 204U);
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(8 * MS, 16 * MS), 512U);
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(20 * MS, 16 * MS), 1024U);
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(0, 16 * MS), 0U);
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(5, 0), 0U);
+	/* A task that ran 1 ms and slept an hour. */
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(MS, 3600ULL * 1000 * MS), 0U);
+	/* Values whose product with 1024 overflows 64 bits. */
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(1ULL << 60, 1ULL << 61), 512U);
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(U64_MAX - 1, U64_MAX), 1023U);
+	KUNIT_EXPECT_EQ(test, sen_util_ratio(U64_MAX, U64_MAX), 1024U);
+}
+
+static void sen_util_demand_steps(struct kunit *test)
+{
+	u16 hist[SEN_UTIL_HIST] = { 102, 102, 102, 102 };
+	unsigned int i, d, prev = 1024;
+
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 102), 102U);
+	/* Up: the newest sample wins at once. */
+	hist[0] = 716;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 716), 716U);
+	/* Down: 70% then 10% samples; believed after SEN_UTIL_HIST cycles. */
+	for (i = 0; i < SEN_UTIL_HIST; i++)
+		hist[i] = 716;
+	for (i = 0; i < SEN_UTIL_HIST; i++) {
+		hist[i] = 102;
+		d = sen_util_demand(hist, SEN_UTIL_HIST, 102);
+		KUNIT_EXPECT_LT(test, d, prev);
+		prev = d;
+	}
+	KUNIT_EXPECT_EQ(test, prev, 102U);
+	/* Within 1/8 above the mean (jitter): the mean. */
+	for (i = 0; i < SEN_UTIL_HIST; i++)
+		hist[i] = 200;
+	hist[0] = 220;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 220), 205U);
+	/* Beyond 1/8 above it: the sample. */
+	hist[0] = 240;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 240), 240U);
+	/* A first sample alone. */
+	hist[0] = 102;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 1, 102), 102U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 0, 300), 300U);
+}
+
+static void sen_util_estimate_in_cycle(struct kunit *test)
+{
+	/* 10% -> 70% at a 16 ms period: known when the 11.2 ms burst ends. */
+	KUNIT_EXPECT_EQ(test, sen_util_estimate(11200 * NSEC_PER_USEC,
+						11200 * NSEC_PER_USEC, 16 * MS), 716U);
+	/* Half-way through that burst, half of it. */
+	KUNIT_EXPECT_EQ(test, sen_util_estimate(5600 * NSEC_PER_USEC,
+						5600 * NSEC_PER_USEC, 16 * MS), 358U);
+	/* A new task that never sleeps: full after one window. */
+	KUNIT_EXPECT_EQ(test, sen_util_estimate(SEN_UTIL_WINDOW_NS,
+						SEN_UTIL_WINDOW_NS, 0), 1024U);
+	/* ... but not after a fraction of one. */
+	KUNIT_EXPECT_EQ(test, sen_util_estimate(MS, MS, 0),
+			(unsigned int)(1024 * MS / SEN_UTIL_WINDOW_NS));
+	/* A long cycle in progress counts its whole length. */
+	KUNIT_EXPECT_EQ(test, sen_util_estimate(10 * MS, 100 * MS, 16 * MS), 102U);
+}
+
+static void sen_util_hold_bounds(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, sen_util_hold_ns(0), (u64)SEN_UTIL_WINDOW_NS);
+	KUNIT_EXPECT_EQ(test, sen_util_hold_ns(MS), (u64)SEN_UTIL_WINDOW_NS);
+	KUNIT_EXPECT_EQ(test, sen_util_hold_ns(12 * MS), 24 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_hold_ns(16 * MS), 4 * (u64)SEN_UTIL_WINDOW_NS);
+	KUNIT_EXPECT_EQ(test, sen_util_hold_ns(3600ULL * 1000 * MS),
+			4 * (u64)SEN_UTIL_WINDOW_NS);
+}
+
+/*
+ * A periodic task replayed cycle by cycle, as the hooks see it: the demand
+ * of a 20% task at a 16 ms period is its duty cycle from the first
+ * complete cycle on, whatever the sample count, and stays there.
+ */
+static void sen_util_periodic_replay(struct kunit *test)
+{
+	u16 hist[SEN_UTIL_HIST] = { 0 };
+	unsigned int n = 0, idx = 0, i, demand = 0, sample;
+
+	for (i = 0; i < 50; i++) {
+		sample = sen_util_ratio(sen_util_scale(3200 * NSEC_PER_USEC, 446,
+						       1024 * 1024 / 446),
+					16 * MS);
+		hist[idx] = sample;
+		idx = (idx + 1) % SEN_UTIL_HIST;
+		n = min_t(unsigned int, n + 1, SEN_UTIL_HIST);
+		demand = sen_util_demand(hist, n, sample);
+		KUNIT_EXPECT_GE(test, demand, 203U);
+		KUNIT_EXPECT_LE(test, demand, 205U);
+	}
+}
+
+/* 64 CPUs full of held and runnable maximal demands fit an unsigned long. */
+static void sen_util_sums_fit(struct kunit *test)
+{
+	unsigned long per_cpu = (SEN_HOLD_SLOTS + 64UL) * SCHED_CAPACITY_SCALE;
+
+	KUNIT_EXPECT_GT(test, per_cpu * 64, per_cpu);
+	KUNIT_EXPECT_LT(test, per_cpu * 64, (unsigned long)U32_MAX);
+}
+
+static struct kunit_case sen_util_cases[] = {
+	KUNIT_CASE(sen_util_scale_invariance),
+	KUNIT_CASE(sen_util_ratio_extremes),
+	KUNIT_CASE(sen_util_demand_steps),
+	KUNIT_CASE(sen_util_estimate_in_cycle),
+	KUNIT_CASE(sen_util_hold_bounds),
+	KUNIT_CASE(sen_util_periodic_replay),
+	KUNIT_CASE(sen_util_sums_fit),
+	{}
+};
+
+static struct kunit_suite sen_util_suite = {
+	.name = "sched_energy_util",
+	.test_cases = sen_util_cases,
+};
+
+kunit_test_suite(sen_util_suite);
