@@ -7,7 +7,7 @@ BOARDS ?= juno-r0 hikey960
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply \
+	series series-check apply bench-util \
 	boot clean distclean help
 
 all: demo
@@ -21,6 +21,7 @@ help:
 	@echo "make initramfs    build the guest userland (build/initramfs.cpio.gz)"
 	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
 	@echo "make series       the patch set as a mailing-list series in build/series"
+	@echo "make bench-util   utilization-tracker figures next to PELT's (both boards)"
 	@echo "make series-check the same, building the kernel after every patch"
 	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
 	@echo "make clean        remove build output (keeps the unpacked tree and downloads)"
@@ -68,6 +69,10 @@ test-debug: deps
 # The patch set as a mailing-list series in build/series (checkpatch-clean).
 series: deps
 	@$(S)/make-series
+
+# Utilization tracker figures next to PELT's, per board.
+bench-util: kernel initramfs
+	@$(S)/bench-util $(BOARDS)
 
 # The same, building the kernel after every patch (bisectability; slow).
 series-check: deps
