@@ -86,8 +86,8 @@ static uint64_t thread_ns(void)
 
 /*
  * A task at PERIOD_US that runs @d1 percent of every period until
- * @switch_ms, then @d2 percent; with @t_switch, it stores the start of its
- * first @d2 period (CLOCK_MONOTONIC ns) there.  Its bursts are measured
+ * @switch_ms, then @d2 percent; with @t_switch, it stores the time its
+ * first @d2 burst started (CLOCK_MONOTONIC ns) there.  Its bursts are measured
  * in its own CPU time, so a late timer wakeup or a preempted vCPU on the
  * emulator does not change how much it runs: its utilization is the duty
  * cycle the test expects.
@@ -109,8 +109,9 @@ static pid_t duty_task(int d1, int d2, int switch_ms, int cpu, uint64_t *t_switc
 
 		if (duty != d2 && next >= end) {
 			duty = d2;
+			/* the step: when the first longer/shorter burst starts */
 			if (t_switch)
-				__atomic_store_n(t_switch, next, __ATOMIC_RELEASE);
+				__atomic_store_n(t_switch, se_now_ns(), __ATOMIC_RELEASE);
 		}
 		start = thread_ns();
 		while (thread_ns() < start + period * duty / 100)
@@ -357,24 +358,33 @@ TEST(step_down_within_100ms)
 TEST(new_task_within_16ms)
 {
 	static struct series s;
+	uint64_t *t_start = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int cpu = se_first_cpu(0);
-	uint64_t start = se_now_ns();
 	long t, level = 1024 * 80 / 100;
+	uint64_t start;
 	pid_t pid;
 
+	ASSERT_NE(MAP_FAILED, t_start);
+	*t_start = 0;
 	pin_self(other_cpu(cpu, -1));
 	pid = fork();
 	if (!pid) {
 		pin_self(cpu);
+		/* it starts when it runs where it belongs */
+		__atomic_store_n(t_start, se_now_ns(), __ATOMIC_RELEASE);
 		for (;;)
 			;
 	}
 	ASSERT_LT(0, pid);
 	sample(pid, 100, &s);
 	se_kill(pid);
+	start = __atomic_load_n(t_start, __ATOMIC_ACQUIRE);
+	ASSERT_NE(0, start);
 	t = first_time_ms(&s, s.demand, start, level, 1);
 	TH_LOG("new busy task on cpu%d: demand >= %ld after %ld ms; util_avg after %ld ms",
 	       cpu, level, t, first_time_ms(&s, s.util_avg, start, level, 1));
+	munmap(t_start, 4096);
 	ASSERT_LE(0, t);
 	EXPECT_GE(16, t);
 }
