@@ -317,9 +317,8 @@ void sen_util_fork(struct task_struct *p)
  */
 void sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec)
 {
-	int cpu = cpu_of(rq);
-
 	struct sen_task_util *u = &p->sen_util;
+	int cpu = cpu_of(rq);
 
 	if (!u->run_start)
 		u->run_start = rq_clock(rq) - delta_exec;
