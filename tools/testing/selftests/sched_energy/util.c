@@ -210,6 +210,22 @@ static double mean(const long *v, int n)
 	return n ? sum / n : 0;
 }
 
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+static long median(const long *v, int n)
+{
+	static long tmp[1024];
+
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), cmp_long);
+	return tmp[n / 2];
+}
+
 static long minimum(const long *v, int n)
 {
 	long m = v[0];
@@ -247,16 +263,16 @@ FIXTURE_TEARDOWN(steady)
 }
 
 /*
- * Settled demand within 5% of what the task really ran in the same
- * interval (on the emulator, a few percent above duty x 1024: syscalls and
- * wakeups are slow there) and within 15% of duty x 1024; no sag between
- * activations (minimum within 10% of duty x 1024).
+ * Settled (median) demand within 5% of duty x 1024, mean within 10% of
+ * what the task really ran; no sag between activations (minimum within
+ * 10% of duty x 1024).
  */
 TEST_F(steady, settles_at_duty)
 {
 	static struct series s;
 	int cpu = se_first_cpu(variant->little);
 	double want = variant->duty * 1024 / 100.0, m = 0, truth = 0;
+	long med = 0;
 	int attempt;
 
 	if (debug_kernel())
@@ -267,27 +283,32 @@ TEST_F(steady, settles_at_duty)
 	ASSERT_LT(0, self->pid);
 	se_sleep_ms(400);
 	/*
-	 * The emulator's vCPUs share two host cores with the sampler, and
-	 * now and then a stretch of late wakeups skews one interval: judge
-	 * the best of three intervals (each is logged).
+	 * The settled value is the median demand over the interval: the
+	 * emulator's vCPUs share two host cores with the sampler, and a
+	 * stalled vCPU counts as running, so a stall makes one sample (and
+	 * the task's own CPU time) jump; the median is what the task is
+	 * given most of the time.  The mean must still be within 10% of what
+	 * the task really ran.  Judged on the first of three intervals
+	 * that passes (each is logged).
 	 */
 	for (attempt = 1; attempt <= 3; attempt++) {
 		sample(self->pid, 320, &s);
 		truth = ran(&s, 0);
 		m = mean(s.demand, s.n);
-		TH_LOG("cpu%d duty %d%%: demand mean %.0f min %ld; nominal %.0f, ran %.0f",
-		       cpu, variant->duty, m, minimum(s.demand, s.n), want, truth);
+		med = median(s.demand, s.n);
+		TH_LOG("cpu%d duty %d%%: demand median %ld mean %.0f min %ld; duty %.0f, ran %.0f",
+		       cpu, variant->duty, med, m, minimum(s.demand, s.n), want, truth);
 		TH_LOG("cpu%d duty %d%%: PELT util_avg mean %.0f, util_est mean %.0f",
 		       cpu, variant->duty, mean(s.util_avg, s.n), mean(s.util_est, s.n));
-		if (m >= truth * 0.95 && m <= truth * 1.05 &&
-		    m >= want * 0.85 && m <= want * 1.15 &&
+		if (med >= want * 0.95 && med <= want * 1.05 &&
+		    m >= truth * 0.90 && m <= truth * 1.10 &&
 		    minimum(s.demand, s.n) >= want * 0.90)
 			break;
 	}
-	EXPECT_LE(truth * 0.95, m);
-	EXPECT_GE(truth * 1.05, m);
-	EXPECT_LE(want * 0.85, m);
-	EXPECT_GE(want * 1.15, m);
+	EXPECT_LE(want * 0.95, med);
+	EXPECT_GE(want * 1.05, med);
+	EXPECT_LE(truth * 0.90, m);
+	EXPECT_GE(truth * 1.10, m);
 	EXPECT_LE(want * 0.90, minimum(s.demand, s.n));
 }
 
