@@ -483,11 +483,15 @@ static int sen_cpu_util_show(struct seq_file *m, void *unused)
 	seq_puts(m, "cpu runnable held rt dl irq total\n");
 	for_each_online_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
+		unsigned long v[5] = {
+			READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable),
+			sen_util_held(cpu, now), cpu_util_rt(rq),
+			cpu_util_dl(rq), cpu_util_irq(rq),
+		};
 
-		seq_printf(m, "%d %lu %lu %lu %lu %lu %lu\n", cpu,
-			   READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable),
-			   sen_util_held(cpu, now), cpu_util_rt(rq),
-			   cpu_util_dl(rq), cpu_util_irq(rq), sen_cpu_util(cpu));
+		/* one read of each part; the total is their sum */
+		seq_printf(m, "%d %lu %lu %lu %lu %lu %lu\n", cpu, v[0], v[1],
+			   v[2], v[3], v[4], v[0] + v[1] + v[2] + v[3] + v[4]);
 	}
 	return 0;
 }

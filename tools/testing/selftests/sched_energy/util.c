@@ -77,15 +77,6 @@ static int other_cpu(int a, int b)
 	return -1;
 }
 
-static void pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* CPU time this thread has run, ns: what the scheduler accounts. */
 static uint64_t thread_ns(void)
 {
@@ -112,7 +103,7 @@ static pid_t duty_task(int d1, int d2, int switch_ms, int cpu, uint64_t *t_switc
 	if (pid)
 		return pid;
 	if (cpu >= 0)
-		pin_self(cpu);
+		se_pin(0, cpu);
 	next = se_now_ns();
 	end = next + switch_ms * 1000000ULL;
 	for (;;) {
@@ -285,7 +276,7 @@ TEST_F(steady, settles_at_duty)
 	if (debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_LE(0, cpu);
-	pin_self(other_cpu(cpu, -1));
+	se_pin(0, other_cpu(cpu, -1));
 	self->pid = duty_task(variant->duty, variant->duty, 0, cpu, NULL);
 	ASSERT_LT(0, self->pid);
 	se_sleep_ms(400);
@@ -324,28 +315,44 @@ TEST_F(steady, settles_at_duty)
  * 10% -> 70% recognised (within 10% of what the task then runs) within
  * 16 ms; PELT's time to the same level logged.
  */
-TEST(step_up_within_16ms)
+/*
+ * Run a task stepping from @d1 to @d2 percent on @cpu (after 400 ms) and
+ * sample it for @ms from 300 ms on.  Return: when its first @d2 burst
+ * started (CLOCK_MONOTONIC ns), 0 if there was no step.
+ */
+static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s)
 {
-	static struct series s;
 	uint64_t *t_switch = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-					   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int cpu = se_first_cpu(0);
-	long level, t, truth;
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	uint64_t sw;
 	pid_t pid;
 
+	if (t_switch == MAP_FAILED)
+		return 0;
+	*t_switch = 0;
+	se_pin(0, other_cpu(cpu, -1));
+	pid = duty_task(d1, d2, 400, cpu, t_switch);
+	if (pid > 0) {
+		se_sleep_ms(300);
+		sample(pid, ms, s);
+		se_kill(pid);
+	}
+	sw = __atomic_load_n(t_switch, __ATOMIC_ACQUIRE);
+	munmap(t_switch, 4096);
+	return sw;
+}
+
+TEST(step_up_within_16ms)
+{
+	static struct series s;
+	int cpu = se_first_cpu(0);
+	long level, t, truth;
+	uint64_t sw;
+
 	if (debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
-	ASSERT_NE(MAP_FAILED, t_switch);
 	ASSERT_LE(0, cpu);
-	*t_switch = 0;
-	pin_self(other_cpu(cpu, -1));
-	pid = duty_task(10, 70, 400, cpu, t_switch);
-	ASSERT_LT(0, pid);
-	se_sleep_ms(300);
-	sample(pid, 600, &s);
-	se_kill(pid);
-	sw = __atomic_load_n(t_switch, __ATOMIC_ACQUIRE);
+	sw = step_run(10, 70, cpu, 600, &s);
 	ASSERT_NE(0, sw) TH_LOG("the task never switched");
 	/* the new level: what it ran from 200 ms after the switch on */
 	truth = ran(&s, index_at(&s, sw + 200000000ULL));
@@ -358,31 +365,19 @@ TEST(step_up_within_16ms)
 	       first_time_ms(&s, s.util_est, sw, level, 1), s.n);
 	ASSERT_LE(0, t);
 	EXPECT_GE(16, t);
-	munmap((void *)t_switch, 4096);
 }
 
 /* 70% -> 10% believed within 100 ms (four cycles and a margin). */
 TEST(step_down_within_100ms)
 {
 	static struct series s;
-	uint64_t *t_switch = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-					   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int cpu = se_first_cpu(0);
 	long level, t, truth;
 	uint64_t sw;
-	pid_t pid;
 
 	if (debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
-	ASSERT_NE(MAP_FAILED, t_switch);
-	*t_switch = 0;
-	pin_self(other_cpu(cpu, -1));
-	pid = duty_task(70, 10, 400, cpu, t_switch);
-	ASSERT_LT(0, pid);
-	se_sleep_ms(300);
-	sample(pid, 500, &s);
-	se_kill(pid);
-	sw = __atomic_load_n(t_switch, __ATOMIC_ACQUIRE);
+	sw = step_run(70, 10, cpu, 500, &s);
 	ASSERT_NE(0, sw);
 	truth = ran(&s, index_at(&s, sw + 200000000ULL));
 	ASSERT_LT(0, truth);
@@ -394,7 +389,6 @@ TEST(step_down_within_100ms)
 	       first_time_ms(&s, s.util_est, sw, level, 0), s.n);
 	ASSERT_LE(0, t);
 	EXPECT_GE(100, t);
-	munmap((void *)t_switch, 4096);
 }
 
 /*
@@ -414,13 +408,13 @@ TEST(new_task_within_16ms)
 	if (debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_NE(MAP_FAILED, t_start);
-	pin_self(other_cpu(cpu, -1));
+	se_pin(0, other_cpu(cpu, -1));
 	/* a start-up is one event: the first of three within the bound counts */
 	for (attempt = 1; attempt <= 3; attempt++) {
 		*t_start = 0;
 		pid = fork();
 		if (!pid) {
-			pin_self(cpu);
+			se_pin(0, cpu);
 			/* it starts when it runs where it belongs */
 			__atomic_store_n(t_start, se_now_ns(), __ATOMIC_RELEASE);
 			for (;;)
@@ -452,7 +446,7 @@ TEST(migration_moves_contribution)
 
 	ASSERT_LE(0, a);
 	ASSERT_LE(0, b);
-	pin_self(other_cpu(a, b));
+	se_pin(0, other_cpu(a, b));
 	pid = duty_task(50, 50, 0, a, NULL);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(300);
@@ -482,7 +476,7 @@ TEST(cpu_is_sum_of_tasks)
 	uint64_t r0, t0;
 	pid_t p1, p2;
 
-	pin_self(other_cpu(cpu, -1));
+	se_pin(0, other_cpu(cpu, -1));
 	p1 = duty_task(20, 20, 0, cpu, NULL);
 	p2 = duty_task(30, 30, 0, cpu, NULL);
 	ASSERT_LT(0, p1);
@@ -523,7 +517,7 @@ TEST(trace_event_matches)
 	if (access(TRACEFS "/events/sched_energy/sen_util_task/enable", W_OK))
 		SKIP(return, "no tracefs or no sched_energy events");
 	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
-	pin_self(other_cpu(cpu, -1));
+	se_pin(0, other_cpu(cpu, -1));
 	pid = duty_task(20, 20, 0, cpu, NULL);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(200);
