@@ -425,6 +425,26 @@ void sen_model_withdraw(const char *fmt, ...)
 }
 
 /**
+ * sen_model_available() - is there a model, and if not, why
+ * @why:	receives the reason when there is none
+ * @len:	size of @why
+ *
+ * Context: process context, may sleep.
+ * Return: true if a model is published.
+ */
+bool sen_model_available(char *why, size_t len)
+{
+	bool ok;
+
+	mutex_lock(&sen_model_mutex);
+	ok = rcu_access_pointer(sen_model_ptr);
+	if (!ok)
+		strscpy(why, sen_reason, len);
+	mutex_unlock(&sen_model_mutex);
+	return ok;
+}
+
+/**
  * sen_source_name() - human-readable origin of a part of a model
  * @src:	the source
  * @m:		the model (for the built-in table's name)

@@ -459,6 +459,38 @@ unsigned long sen_cpu_util(int cpu)
 }
 
 /**
+ * sen_task_contrib() - what a task adds to a CPU's utilization now
+ * @p:		the task: waking (its pi_lock held) or current
+ * @cpu:	receives the CPU that counts it, -1 for none
+ *
+ * A placement decision takes this off the CPU before weighing where the
+ * task goes, so that the task does not compete with itself.
+ *
+ * Return: the contribution, 0 when none (a hold that expired counts
+ * nothing either).
+ */
+unsigned long sen_task_contrib(struct task_struct *p, int *cpu)
+{
+	const struct sen_task_util *u = &p->sen_util;
+	int c = READ_ONCE(u->contrib_cpu);
+	struct sen_hold_slot *s;
+
+	*cpu = -1;
+	if (c < 0 || c >= nr_cpu_ids)
+		return 0;
+	if (!READ_ONCE(u->held)) {
+		*cpu = c;
+		return READ_ONCE(u->contrib);
+	}
+	s = &per_cpu_ptr(&sen_util_pcpu, c)->slot[u->hold_slot];
+	if (atomic_read_acquire(&s->token) != u->hold_token ||
+	    READ_ONCE(s->expires) <= local_clock())
+		return 0;
+	*cpu = c;
+	return READ_ONCE(s->contrib);
+}
+
+/**
  * sen_util_proc_show() - the tracker's state in /proc/PID/sched
  * @p:	the task
  * @m:	the seq_file

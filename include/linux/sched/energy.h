@@ -39,6 +39,7 @@
 #define _LINUX_SCHED_ENERGY_H
 
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -204,6 +205,7 @@ sen_cpu_domain(const struct sen_model *m, int cpu)
 }
 
 size_t sen_model_size(unsigned int nr_domains);
+bool sen_model_available(char *why, size_t len);
 void sen_model_init(struct sen_model *m, unsigned int nr_domains);
 int sen_model_validate(const struct sen_model *m, char *why, size_t len);
 void sen_model_derive(struct sen_model *m);
@@ -240,7 +242,42 @@ void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags);
 void sen_util_tick(struct rq *rq, struct task_struct *curr);
 void sen_util_proc_show(struct task_struct *p, struct seq_file *m);
 
+unsigned long sen_task_contrib(struct task_struct *p, int *cpu);
+
+/*
+ * Energy estimation and placement (kernel/sched/energy.c).  Energies are
+ * the mean power over one period, in the model's power unit times
+ * SCHED_CAPACITY_SCALE, so that they stay integers.
+ */
+DECLARE_STATIC_KEY_FALSE(sen_policy_key);
+
+/**
+ * sen_enabled() - is the sched-energy policy on (kernel.sched_energy=1)
+ *
+ * Return: true while the policy is on; a static branch, free when off.
+ */
+static inline bool sen_enabled(void)
+{
+	return static_branch_unlikely(&sen_policy_key);
+}
+
+bool sen_policy_wanted(void);
+unsigned int sen_opp_index(const struct sen_domain *d, unsigned long util);
+unsigned int sen_idle_index(const struct sen_domain *d, u64 idle_us);
+u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
+		      unsigned int nr, int add_idx, unsigned long add,
+		      u64 period_us);
+int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
+
 #else /* !CONFIG_SCHED_ENERGY */
+
+static inline bool sen_enabled(void) { return false; }
+static inline bool sen_policy_wanted(void) { return false; }
+static inline int sen_select_cpu(struct task_struct *p, int prev_cpu,
+				 int wake_flags)
+{
+	return -1;
+}
 
 static inline void sen_util_fork(struct task_struct *p) { }
 static inline void sen_util_account(struct rq *rq, struct task_struct *p,

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sched-energy trace events: the utilization tracker's per-task and
- * per-CPU signals (kernel/sched/util_track.c).
+ * per-CPU signals (kernel/sched/util_track.c) and the placement decisions
+ * (kernel/sched/energy.c).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sched_energy
@@ -70,6 +71,80 @@ TRACE_EVENT(sen_util_cpu,
 		      __entry->rt + __entry->dl + __entry->irq,
 		      __entry->runnable, __entry->held, __entry->rt,
 		      __entry->dl, __entry->irq)
+);
+
+#ifndef _SEN_WHY_DEFINED
+#define _SEN_WHY_DEFINED
+/* How a placement decision ended. */
+enum sen_why {
+	SEN_WHY_ENERGY,		/* the candidate with the lowest energy */
+	SEN_WHY_PREV,		/* prev_cpu: nothing saves enough to move */
+	SEN_WHY_OVERUTIL,	/* a CPU is above its tipping point: classic path */
+	SEN_WHY_NOFIT,		/* no allowed CPU fits the task: classic path */
+	SEN_WHY_NOMODEL,	/* no platform model: classic path */
+};
+
+/* What asked for the decision. */
+enum sen_kind {
+	SEN_KIND_WAKEUP,
+	SEN_KIND_FORK,
+	SEN_KIND_EXEC,
+};
+#endif
+
+TRACE_DEFINE_ENUM(SEN_WHY_ENERGY);
+TRACE_DEFINE_ENUM(SEN_WHY_PREV);
+TRACE_DEFINE_ENUM(SEN_WHY_OVERUTIL);
+TRACE_DEFINE_ENUM(SEN_WHY_NOFIT);
+TRACE_DEFINE_ENUM(SEN_WHY_NOMODEL);
+TRACE_DEFINE_ENUM(SEN_KIND_WAKEUP);
+TRACE_DEFINE_ENUM(SEN_KIND_FORK);
+TRACE_DEFINE_ENUM(SEN_KIND_EXEC);
+
+/*
+ * One placement decision.  @cands lists the candidates weighed, as
+ * "cpu:delta" separated by commas, delta being the energy the move adds
+ * to the candidate's domain (mean power over the period, model unit); a
+ * candidate that does not fit is not listed.  @cpu is -1 when the classic
+ * path decides.
+ */
+TRACE_EVENT(sen_decision,
+	    TP_PROTO(struct task_struct *p, int kind, int prev_cpu,
+		     unsigned long util, u64 period_us, const char *cands,
+		     int cpu, int why),
+	    TP_ARGS(p, kind, prev_cpu, util, period_us, cands, cpu, why),
+	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+			     __field(pid_t, pid)
+			     __field(int, kind)
+			     __field(int, prev_cpu)
+			     __field(unsigned long, util)
+			     __field(u64, period_us)
+			     __string(cands, cands)
+			     __field(int, cpu)
+			     __field(int, why)),
+	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			   __entry->pid = p->pid;
+			   __entry->kind = kind;
+			   __entry->prev_cpu = prev_cpu;
+			   __entry->util = util;
+			   __entry->period_us = period_us;
+			   __assign_str(cands, cands);
+			   __entry->cpu = cpu;
+			   __entry->why = why;),
+	    TP_printk("comm=%s pid=%d kind=%s prev_cpu=%d util=%lu period_us=%llu cands=%s cpu=%d why=%s",
+		      __entry->comm, __entry->pid,
+		      __print_symbolic(__entry->kind,
+				       { SEN_KIND_WAKEUP, "wakeup" },
+				       { SEN_KIND_FORK, "fork" },
+				       { SEN_KIND_EXEC, "exec" }),
+		      __entry->prev_cpu, __entry->util, __entry->period_us,
+		      __get_str(cands), __entry->cpu,
+		      __print_symbolic(__entry->why,
+				       { SEN_WHY_ENERGY, "energy" },
+				       { SEN_WHY_PREV, "prev" },
+				       { SEN_WHY_OVERUTIL, "overutilized" },
+				       { SEN_WHY_NOFIT, "nofit" },
+				       { SEN_WHY_NOMODEL, "nomodel" }))
 );
 
 #endif /* _TRACE_SCHED_ENERGY_H */

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Task placement and frequency on an emulated big.LITTLE board, with
- * mainline EAS on (kernel.sched_energy_aware=1) and off (plain CFS), both
- * under schedutil and the emulated DVFS driver.  Each test states the
- * behaviour it expects in its mode:
+ * mainline EAS on (kernel.sched_energy_aware=1), plain CFS, and the
+ * sched-energy policy on (kernel.sched_energy=1), all under schedutil and
+ * the emulated DVFS driver.  Each test states the behaviour it expects in
+ * its mode:
  *
- *  EAS: a ~10% task settles on a LITTLE CPU and the LITTLE domain stays
- *       at or near its lowest OPP; a ~70% task settles on a big CPU and
- *       the big domain's frequency rises above its lowest OPP.
+ *  EAS, sched-energy: a ~10% task settles on a LITTLE CPU and the LITTLE
+ *       domain stays at or near its lowest OPP; a ~70% task settles on a
+ *       big CPU and the big domain's frequency rises above its lowest OPP.
  *  CFS: no energy preference for the ~10% task (where it runs is only
  *       logged), but the domain it runs on stays at or near its lowest
  *       OPP; the ~70% task is a misfit on LITTLE and settles on a big CPU.
@@ -23,6 +24,7 @@
 
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define EAS_SYSCTL	"/proc/sys/kernel/sched_energy_aware"
+#define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
 #define SAMPLES		200
 #define PERIOD_US	16000
 
@@ -95,19 +97,25 @@ static int observe(unsigned int duty_pct, struct run *r)
 }
 
 FIXTURE(mode) {
-	long saved;
+	long saved, saved_sen;
 };
 
 FIXTURE_VARIANT(mode) {
-	bool eas;
+	const char *name;
+	bool eas;	/* kernel.sched_energy_aware */
+	bool sen;	/* kernel.sched_energy */
 };
 
 FIXTURE_VARIANT_ADD(mode, eas) {
-	.eas = true,
+	.name = "EAS", .eas = true,
 };
 
 FIXTURE_VARIANT_ADD(mode, cfs) {
-	.eas = false,
+	.name = "CFS",
+};
+
+FIXTURE_VARIANT_ADD(mode, sen) {
+	.name = "sched-energy", .eas = true, .sen = true,
 };
 
 FIXTURE_SETUP(mode)
@@ -117,6 +125,8 @@ FIXTURE_SETUP(mode)
 	if (cur_freq(se_first_cpu(1)) < 0)
 		SKIP(return, "needs cpufreq");
 	ASSERT_EQ(0, se_read_long(EAS_SYSCTL, &self->saved));
+	ASSERT_EQ(0, se_read_long(SEN_SYSCTL, &self->saved_sen));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, variant->sen ? "1" : "0"));
 	ASSERT_EQ(0, se_write(EAS_SYSCTL, variant->eas ? "1" : "0"));
 	se_sleep_ms(200);	/* let the rebuilt domains and idle settle */
 }
@@ -125,6 +135,8 @@ FIXTURE_TEARDOWN(mode)
 {
 	char v[8];
 
+	snprintf(v, sizeof(v), "%ld", self->saved_sen);
+	se_write(SEN_SYSCTL, v);
 	snprintf(v, sizeof(v), "%ld", self->saved);
 	se_write(EAS_SYSCTL, v);
 }
@@ -136,7 +148,7 @@ TEST_F(mode, small_task)
 
 	ASSERT_EQ(0, observe(10, &r));
 	TH_LOG("%s: 10%% task on LITTLE %d/%d samples; median LITTLE %ld kHz, big %ld kHz",
-	       variant->eas ? "EAS" : "CFS", r.on_little, SAMPLES, r.little_freq, r.big_freq);
+	       variant->name, r.on_little, SAMPLES, r.little_freq, r.big_freq);
 	ASSERT_GT(r.on_little + r.on_big, SAMPLES / 2);
 	if (variant->eas) {
 		EXPECT_GE(r.on_little * 10, SAMPLES * 7);
@@ -155,7 +167,7 @@ TEST_F(mode, big_task)
 
 	ASSERT_EQ(0, observe(70, &r));
 	TH_LOG("%s: 70%% task on big %d/%d samples; median LITTLE %ld kHz, big %ld kHz",
-	       variant->eas ? "EAS" : "CFS", r.on_big, SAMPLES, r.little_freq, r.big_freq);
+	       variant->name, r.on_big, SAMPLES, r.little_freq, r.big_freq);
 	EXPECT_GE(r.on_big * 10, SAMPLES * 7);
 	EXPECT_GT(r.big_freq, nth_freq(big, 0));
 }

@@ -367,7 +367,13 @@ TEST(step_up_within_16ms)
 	EXPECT_GE(16, t);
 }
 
-/* 70% -> 10% believed within 100 ms (four cycles and a margin). */
+/*
+ * 70% -> 10% believed within 100 ms: the demand is the mean of the last
+ * four spans, so it is down to the new level four cycles (64 ms) after the
+ * switch.  "Down" is within a quarter of what the task runs: one span
+ * stretched by a stalled vCPU must not stand for a tracker that never
+ * let go of the old level (which stays at seven times the new one).
+ */
 TEST(step_down_within_100ms)
 {
 	static struct series s;
@@ -381,7 +387,7 @@ TEST(step_down_within_100ms)
 	ASSERT_NE(0, sw);
 	truth = ran(&s, index_at(&s, sw + 200000000ULL));
 	ASSERT_LT(0, truth);
-	level = truth * 105 / 100;
+	level = truth * 125 / 100;
 	t = first_time_ms(&s, s.demand, sw, level, 0);
 	TH_LOG("70%%->10%% on cpu%d: ran %ld, demand <= %ld after %ld ms", cpu, truth, level, t);
 	TH_LOG("70%%->10%% on cpu%d: util_avg after %ld ms, util_est after %ld ms (-1: > %d ms)",

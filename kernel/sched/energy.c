@@ -1,0 +1,551 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-energy: the energy estimator and energy-aware wakeup placement.
+ *
+ * The estimator prices one performance domain (one cluster) over the next
+ * period of the waking task, from the platform model (energy.h) and the
+ * utilization tracker (util_track.c):
+ *
+ *  - the domain runs at the lowest efficient OPP whose capacity covers its
+ *    busiest CPU with schedutil's 25% headroom (sen_opp_index());
+ *  - a CPU with utilization u is busy a fraction b = u / cap(OPP) of the
+ *    period at the OPP's CPU power, and idle the rest of it in the
+ *    deepest idle state whose target residency fits the idle time, if
+ *    that comes in one stretch; each period it wakes up once from that
+ *    state, paying the state's wakeup energy;
+ *  - the cluster is busy while any of its CPUs is.  CPUs are taken to be
+ *    busy independently of each other, so the cluster is idle a fraction
+ *    prod(1 - b_i) of the period, in the shallowest of its CPUs' states
+ *    (a CPU with work keeps the cluster out of deeper ones), and busy
+ *    the rest at the OPP's cluster power;
+ *  - a CPU with no work is in the deepest state all period, and a domain
+ *    with no work is in its deepest cluster state.
+ *
+ * A move costs the energy of the destination domain with the task minus
+ * the energy without it; the task's own contribution is first taken off
+ * the CPU that holds it.  Only the destination domain changes, so a
+ * decision is linear in CPUs + OPPs per domain, with at most four
+ * candidates per domain.
+ *
+ * Approximations: the period is the waking task's typical span (two
+ * tracker windows when it has none); idle time comes in one stretch per
+ * period; busy times of CPUs are independent; the OPP the domain runs at
+ * uses schedutil's headroom until sched-energy picks frequencies itself;
+ * thermal capping, uclamp and the cost of a migration (cache refill) are
+ * not modelled, the last one being why prev_cpu is kept unless another
+ * CPU saves more than 1/16 of its energy.
+ */
+#include <linux/capability.h>
+#include <linux/cpuidle.h>
+#include <linux/debugfs.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/energy.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+
+#include "sched.h"
+
+#include <trace/events/sched_energy.h>
+
+/* Candidates kept per domain: prev_cpu, pack, spare, shallowest idle. */
+#define SEN_CANDS_PER_DOM	4
+/* Demand assumed for a task with no history (a new task at fork). */
+#define SEN_NEW_TASK_UTIL	(SCHED_CAPACITY_SCALE / 8)
+/* Room for the decision trace's candidate list. */
+#define SEN_TRACE_LEN		128
+
+DEFINE_STATIC_KEY_FALSE(sen_policy_key);
+
+static unsigned int sysctl_sched_energy;
+/* Serialises the sysctl: start, stop, scratch allocation. */
+static DEFINE_MUTEX(sen_policy_mutex);
+
+/*
+ * Per-CPU scratch of one decision: the utilization snapshot of the domain
+ * being weighed and its CPU numbers.  Decisions run with interrupts off
+ * (p->pi_lock), so a CPU's scratch has one user at a time.  Allocated
+ * when the policy is first turned on, never in a decision.
+ */
+struct sen_scratch {
+	unsigned long *util;
+	int *cpu;
+};
+
+static DEFINE_PER_CPU(struct sen_scratch, sen_scratch);
+
+enum sen_stat {
+	SEN_STAT_ENERGY = SEN_WHY_ENERGY,
+	SEN_STAT_PREV = SEN_WHY_PREV,
+	SEN_STAT_OVERUTIL = SEN_WHY_OVERUTIL,
+	SEN_STAT_NOFIT = SEN_WHY_NOFIT,
+	SEN_STAT_NOMODEL = SEN_WHY_NOMODEL,
+	SEN_STAT_FORK,
+	SEN_STAT_EXEC,
+	SEN_NR_STATS,
+};
+
+static const char * const sen_stat_names[SEN_NR_STATS] = {
+	[SEN_STAT_ENERGY]	= "energy",
+	[SEN_STAT_PREV]		= "prev",
+	[SEN_STAT_OVERUTIL]	= "overutilized",
+	[SEN_STAT_NOFIT]	= "nofit",
+	[SEN_STAT_NOMODEL]	= "nomodel",
+	[SEN_STAT_FORK]		= "fork",
+	[SEN_STAT_EXEC]		= "exec",
+};
+
+struct sen_stats {
+	unsigned long n[SEN_NR_STATS];
+};
+
+static DEFINE_PER_CPU(struct sen_stats, sen_stats);
+
+/**
+ * sen_policy_wanted() - does sched-energy own energy-aware placement
+ *
+ * Read by build_perf_domains(): while this is true, mainline EAS gets no
+ * performance domains, whatever kernel.sched_energy_aware says.
+ *
+ * Return: true from the moment kernel.sched_energy=1 is accepted until it
+ * is set back to 0.
+ */
+bool sen_policy_wanted(void)
+{
+	return READ_ONCE(sysctl_sched_energy);
+}
+
+/**
+ * sen_opp_index() - the OPP a domain runs at for a utilization
+ * @d:		the domain
+ * @util:	its busiest CPU's utilization
+ *
+ * The lowest efficient OPP whose capacity covers @util with 25% headroom
+ * (schedutil's), or the highest OPP if none does.  O(OPPs).
+ *
+ * Return: an index into @d->opp.
+ */
+unsigned int sen_opp_index(const struct sen_domain *d, unsigned long util)
+{
+	unsigned long want = util + (util >> 2);
+	unsigned int i;
+
+	for (i = 0; i < d->nr_opps; i++)
+		if (d->opp[i].efficient && d->opp[i].cap >= want)
+			return i;
+	return d->nr_opps - 1;
+}
+
+/**
+ * sen_idle_index() - the idle state an idle stretch reaches
+ * @d:		the domain
+ * @idle_us:	length of the stretch
+ *
+ * Return: the deepest state whose target residency is at most @idle_us;
+ * 0 (WFI) if none is.
+ */
+unsigned int sen_idle_index(const struct sen_domain *d, u64 idle_us)
+{
+	unsigned int i;
+
+	for (i = d->nr_idle - 1; i > 0; i--)
+		if (d->idle[i].residency_us <= idle_us)
+			return i;
+	return 0;
+}
+
+/**
+ * sen_domain_energy() - the energy of a domain over one period
+ * @d:		the domain
+ * @util:	utilization of each of its CPUs that counts (online ones)
+ * @nr:		number of entries of @util
+ * @add_idx:	index into @util of a CPU that gets @add on top, -1 for none
+ * @add:	utilization added to @util[@add_idx]
+ * @period_us:	the period
+ *
+ * See the top of this file for the model.  Fractions of the period are in
+ * 1/SCHED_CAPACITY_SCALE; the result is the mean power over the period in
+ * the model's unit, times SCHED_CAPACITY_SCALE.  It cannot overflow: each
+ * term is below 2^10 * 2^32 and there are at most 2 * nr + 2 of them.
+ *
+ * Return: the energy, 0 for a domain without CPUs or states.
+ */
+u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
+		      unsigned int nr, int add_idx, unsigned long add,
+		      u64 period_us)
+{
+	unsigned int i, s, s_min, deepest;
+	unsigned long max_util = 0, u;
+	const struct sen_opp *o;
+	u64 energy = 0, b, q = SCHED_CAPACITY_SCALE;
+
+	if (!nr || !d->nr_opps || !d->nr_idle)
+		return 0;
+	period_us = max_t(u64, period_us, 1);
+	deepest = d->nr_idle - 1;
+	for (i = 0; i < nr; i++)
+		max_util = max(max_util, util[i] + (i == add_idx ? add : 0));
+	if (!max_util)
+		return SCHED_CAPACITY_SCALE * ((u64)nr * d->idle[deepest].cpu_power +
+					       d->idle[deepest].cluster_power);
+
+	o = &d->opp[sen_opp_index(d, max_util)];
+	s_min = deepest;
+	for (i = 0; i < nr; i++) {
+		u = util[i] + (i == add_idx ? add : 0);
+		if (!u) {
+			energy += (u64)SCHED_CAPACITY_SCALE * d->idle[deepest].cpu_power;
+			continue;
+		}
+		b = min_t(u64, div64_u64((u64)u << SCHED_CAPACITY_SHIFT, o->cap),
+			  SCHED_CAPACITY_SCALE);
+		s = sen_idle_index(d, (period_us * (SCHED_CAPACITY_SCALE - b)) >>
+				   SCHED_CAPACITY_SHIFT);
+		s_min = min(s_min, s);
+		energy += b * o->cpu_power +
+			  (SCHED_CAPACITY_SCALE - b) * d->idle[s].cpu_power +
+			  div64_u64((u64)d->idle[s].wakeup_energy << SCHED_CAPACITY_SHIFT,
+				    period_us);
+		q = (q * (SCHED_CAPACITY_SCALE - b)) >> SCHED_CAPACITY_SHIFT;
+	}
+	s = min(s_min, sen_idle_index(d, (period_us * q) >> SCHED_CAPACITY_SHIFT));
+	energy += (SCHED_CAPACITY_SCALE - q) * o->cluster_power +
+		  q * d->idle[s].cluster_power;
+	return energy;
+}
+
+/* One decision in progress. */
+struct sen_pick {
+	struct task_struct *p;
+	const struct cpumask *span;	/* the root domain's CPUs */
+	unsigned long util;		/* the task's demand */
+	unsigned long held;		/* its contribution on @held_cpu */
+	int held_cpu;
+	int prev_cpu;
+	u64 period_us;
+	int best_cpu;
+	s64 best_delta;
+	s64 prev_delta;			/* S64_MAX: prev_cpu not weighed */
+	char *trace;			/* NULL when the event is off */
+	int trace_len;
+};
+
+static bool sen_fits(unsigned long util, unsigned long cap)
+{
+	/* 80% of the capacity, as fits_capacity(): room to grow. */
+	return util * 1280 < cap * 1024;
+}
+
+static void sen_trace_cand(struct sen_pick *pk, int cpu, s64 delta)
+{
+	if (!pk->trace)
+		return;
+	pk->trace_len += scnprintf(pk->trace + pk->trace_len,
+				   SEN_TRACE_LEN - pk->trace_len, "%s%d:%+lld",
+				   pk->trace_len ? "," : "", cpu,
+				   div_s64(delta, SCHED_CAPACITY_SCALE));
+}
+
+/* Snapshot one domain's CPUs; false if one of them is overutilized. */
+static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
+			 struct sen_scratch *sc, unsigned int *nr, int *cand)
+{
+	unsigned long cap = d->opp[d->nr_opps - 1].cap;
+	unsigned int n = 0, lat, best_lat = UINT_MAX;
+	int cpu, pack = -1, spare = -1, idle = -1;
+
+	for_each_cpu_and(cpu, &d->cpus, pk->span) {
+		struct cpuidle_state *st;
+		unsigned long u;
+
+		if (!cpu_active(cpu))
+			continue;
+		u = sen_cpu_util(cpu);
+		if (cpu == pk->held_cpu)
+			u -= min(u, pk->held);
+		if (!sen_fits(u, cap))
+			return false;
+		sc->util[n] = u;
+		sc->cpu[n] = cpu;
+		if (cpumask_test_cpu(cpu, pk->p->cpus_ptr)) {
+			if (cpu == pk->prev_cpu)
+				cand[0] = n;
+			if (sen_fits(u + pk->util, cap) &&
+			    (pack < 0 || u > sc->util[pack]))
+				pack = n;
+			if (spare < 0 || u < sc->util[spare])
+				spare = n;
+			if (available_idle_cpu(cpu)) {
+				st = idle_get_state(cpu_rq(cpu));
+				lat = st ? st->exit_latency : 0;
+				if (idle < 0 || lat < best_lat ||
+				    (lat == best_lat && u < sc->util[idle])) {
+					best_lat = lat;
+					idle = n;
+				}
+			}
+		}
+		n++;
+	}
+	cand[1] = pack;
+	cand[2] = spare;
+	cand[3] = idle;
+	*nr = n;
+	return true;
+}
+
+/* Weigh the candidates of one domain; false if the system is overutilized. */
+static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
+			     struct sen_scratch *sc)
+{
+	unsigned long cap = d->opp[d->nr_opps - 1].cap;
+	int cand[SEN_CANDS_PER_DOM] = { -1, -1, -1, -1 };
+	unsigned int nr, i, j;
+	u64 base;
+
+	if (!sen_snapshot(pk, d, sc, &nr, cand))
+		return false;
+	if (!nr)
+		return true;
+	base = sen_domain_energy(d, sc->util, nr, -1, 0, pk->period_us);
+	for (i = 0; i < SEN_CANDS_PER_DOM; i++) {
+		int c = cand[i];
+		s64 delta;
+
+		if (c < 0 || !sen_fits(sc->util[c] + pk->util, cap))
+			continue;
+		for (j = 0; j < i && cand[j] != c; j++)
+			;
+		if (j < i)
+			continue;	/* weighed already */
+		delta = sen_domain_energy(d, sc->util, nr, c, pk->util,
+					  pk->period_us) - base;
+		sen_trace_cand(pk, sc->cpu[c], delta);
+		if (sc->cpu[c] == pk->prev_cpu)
+			pk->prev_delta = delta;
+		if (pk->best_cpu < 0 || delta < pk->best_delta) {
+			pk->best_cpu = sc->cpu[c];
+			pk->best_delta = delta;
+		}
+	}
+	return true;
+}
+
+static int sen_kind(int wake_flags)
+{
+	if (wake_flags & WF_FORK)
+		return SEN_KIND_FORK;
+	if (wake_flags & WF_EXEC)
+		return SEN_KIND_EXEC;
+	return SEN_KIND_WAKEUP;
+}
+
+/**
+ * sen_select_cpu() - the CPU where a task costs the least energy
+ * @p:		the task being woken, forked or exec'ed
+ * @prev_cpu:	the CPU it last ran on (the parent's for a new task)
+ * @wake_flags:	WF_TTWU, WF_FORK or WF_EXEC, and WF_SYNC
+ *
+ * Called by select_task_rq_fair() while the policy is on.  Every allowed,
+ * active CPU of the root domain may be chosen: per domain, prev_cpu, the
+ * busiest CPU the task still fits on (packing), the least busy one
+ * (spreading) and the idle one in the shallowest idle state are weighed,
+ * and the one whose domain's energy grows least wins; prev_cpu is kept
+ * unless the winner saves more than 1/16 of prev_cpu's cost.
+ *
+ * Context: p->pi_lock held, interrupts off; no allocation, no sleeping.
+ * Return: the CPU, or -1 for the classic path: no model, no allowed CPU
+ * the task fits on with 20% to spare, or some CPU already above 80% of
+ * its capacity (the system is overutilized).
+ */
+int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
+{
+	struct sen_pick pk = {
+		.p = p, .prev_cpu = prev_cpu, .best_cpu = -1,
+		.prev_delta = S64_MAX, .held_cpu = -1,
+	};
+	char trace[SEN_TRACE_LEN];
+	const struct sen_model *m;
+	struct sen_scratch *sc;
+	int kind = sen_kind(wake_flags), why, cpu = -1;
+	unsigned int i;
+	u64 cycle;
+
+	pk.util = sen_task_util(p);
+	if (!pk.util && !READ_ONCE(p->sen_util.nr_hist))
+		pk.util = SEN_NEW_TASK_UTIL;
+	cycle = READ_ONCE(p->sen_util.last_cycle);
+	pk.period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
+					       8 * SEN_UTIL_WINDOW_NS) :
+				       2 * SEN_UTIL_WINDOW_NS, NSEC_PER_USEC);
+	if (trace_sen_decision_enabled()) {
+		trace[0] = '\0';
+		pk.trace = trace;
+	}
+
+	rcu_read_lock();
+	m = sen_model_rcu();
+	sc = this_cpu_ptr(&sen_scratch);
+	/* Pairs with the release in sen_scratch_alloc(): sc->cpu is set. */
+	if (!m || !smp_load_acquire(&sc->util)) {
+		why = SEN_WHY_NOMODEL;
+		goto out;
+	}
+	pk.held = sen_task_contrib(p, &pk.held_cpu);
+	pk.span = this_rq()->rd->span;
+	for (i = 0; i < m->nr_domains; i++) {
+		if (!sen_weigh_domain(&pk, &m->dom[i], sc)) {
+			why = SEN_WHY_OVERUTIL;
+			pk.trace_len = 0;	/* weighed in part only */
+			goto out;
+		}
+	}
+	if (pk.best_cpu < 0) {
+		why = SEN_WHY_NOFIT;
+	} else if (pk.prev_delta != S64_MAX &&
+		   pk.prev_delta - pk.best_delta <= (pk.prev_delta >> 4)) {
+		cpu = prev_cpu;
+		why = SEN_WHY_PREV;
+	} else {
+		cpu = pk.best_cpu;
+		why = cpu == prev_cpu ? SEN_WHY_PREV : SEN_WHY_ENERGY;
+	}
+out:
+	rcu_read_unlock();
+	__this_cpu_inc(sen_stats.n[why]);
+	if (kind != SEN_KIND_WAKEUP)
+		__this_cpu_inc(sen_stats.n[kind == SEN_KIND_FORK ? SEN_STAT_FORK :
+					   SEN_STAT_EXEC]);
+	if (pk.trace)
+		trace_sen_decision(p, kind, prev_cpu, pk.util, pk.period_us,
+				   pk.trace_len ? trace : "-", cpu, why);
+	return cpu;
+}
+
+static int sen_scratch_alloc(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct sen_scratch *sc = per_cpu_ptr(&sen_scratch, cpu);
+		unsigned long *util;
+		int *cpus;
+
+		if (sc->util)
+			continue;
+		util = kcalloc_node(nr_cpu_ids, sizeof(*util), GFP_KERNEL,
+				    cpu_to_node(cpu));
+		cpus = kcalloc_node(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL,
+				    cpu_to_node(cpu));
+		if (!util || !cpus) {
+			kfree(util);
+			kfree(cpus);
+			return -ENOMEM;
+		}
+		sc->cpu = cpus;
+		/*
+		 * Published last, after sc->cpu: sen_select_cpu() tests util
+		 * with an acquire before it uses either array.
+		 */
+		smp_store_release(&sc->util, util);
+	}
+	return 0;
+}
+
+static int sen_policy_start(void)
+{
+	char why[192];
+	int ret;
+
+	if (!sen_model_available(why, sizeof(why))) {
+		pr_warn("sched-energy: kernel.sched_energy=1 refused: no platform energy model (%s)\n",
+			why);
+		return -ENODEV;
+	}
+	ret = sen_scratch_alloc();
+	if (ret)
+		return ret;
+	/*
+	 * Mainline EAS first loses its perf domains, then ours starts.  A
+	 * plain rebuild would keep the perf domains of unchanged root
+	 * domains: this one builds them again, and build_perf_domains()
+	 * now declines.
+	 */
+	WRITE_ONCE(sysctl_sched_energy, 1);
+	rebuild_sched_domains_energy();
+	static_branch_enable(&sen_policy_key);
+	pr_info("sched-energy: policy on\n");
+	return 0;
+}
+
+static int sen_policy_stop(void)
+{
+	static_branch_disable(&sen_policy_key);
+	WRITE_ONCE(sysctl_sched_energy, 0);
+	/* Mainline EAS gets its perf domains back if it is enabled. */
+	rebuild_sched_domains_energy();
+	pr_info("sched-energy: policy off\n");
+	return 0;
+}
+
+static int sen_sysctl_handler(struct ctl_table *table, int write,
+			      void *buffer, size_t *lenp, loff_t *ppos)
+{
+	struct ctl_table t = *table;
+	unsigned int val;
+	int ret;
+
+	if (write && !capable(CAP_SYS_ADMIN))
+		return -EPERM;
+
+	mutex_lock(&sen_policy_mutex);
+	val = sysctl_sched_energy;
+	t.data = &val;
+	ret = proc_douintvec_minmax(&t, write, buffer, lenp, ppos);
+	if (!ret && write && val != sysctl_sched_energy)
+		ret = val ? sen_policy_start() : sen_policy_stop();
+	mutex_unlock(&sen_policy_mutex);
+	return ret;
+}
+
+static struct ctl_table sen_sysctls[] = {
+	{
+		.procname	= "sched_energy",
+		.data		= &sysctl_sched_energy,
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= sen_sysctl_handler,
+		.extra1		= SYSCTL_ZERO,
+		.extra2		= SYSCTL_ONE,
+	},
+	{}
+};
+
+#ifdef CONFIG_DEBUG_FS
+static int sen_policy_show(struct seq_file *m, void *unused)
+{
+	unsigned long sum[SEN_NR_STATS] = { };
+	int cpu, i;
+
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < SEN_NR_STATS; i++)
+			sum[i] += per_cpu(sen_stats, cpu).n[i];
+	seq_printf(m, "sched_energy: %u\n", READ_ONCE(sysctl_sched_energy));
+	seq_printf(m, "mainline_eas: %d\n", sched_energy_enabled());
+	for (i = 0; i < SEN_NR_STATS; i++)
+		seq_printf(m, "decisions_%s: %lu\n", sen_stat_names[i], sum[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sen_policy);
+#endif
+
+static int __init sen_policy_init(void)
+{
+	register_sysctl_init("kernel", sen_sysctls);
+#ifdef CONFIG_DEBUG_FS
+	debugfs_create_file("policy", 0444, sen_debugfs_dir(), NULL,
+			    &sen_policy_fops);
+#endif
+	return 0;
+}
+late_initcall(sen_policy_init);

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sched-energy policy switch and its wakeup placement:
+ *
+ *  - kernel.sched_energy reads back what was written, refuses values other
+ *    than 0 and 1 (EINVAL) and writers without CAP_SYS_ADMIN (EPERM);
+ *  - it and mainline EAS are never active together, whatever
+ *    kernel.sched_energy_aware says, and flipping both under load is safe;
+ *  - with kernel.sched_energy=0 the policy makes no decision (the mainline
+ *    path places tasks); with 1 it places wakeups, forks and execs;
+ *  - each decision's trace event is consistent: the chosen CPU is the
+ *    candidate with the lowest energy delta, or prev_cpu when nothing saves
+ *    more than 1/16 of prev_cpu's delta;
+ *  - three small periodic tasks stay in the LITTLE cluster;
+ *  - CPUs going offline and online under placement get no task while
+ *    offline.
+ *
+ * The policy's state and decision counters are read from
+ * /sys/kernel/debug/sched_energy/policy.
+ */
+#define _GNU_SOURCE
+#include <linux/capability.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
+
+#include "../kselftest_harness.h"
+#include "se_util.h"
+
+#define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
+#define EAS_SYSCTL	"/proc/sys/kernel/sched_energy_aware"
+#define POLICY		"/sys/kernel/debug/sched_energy/policy"
+#define TRACEFS		"/sys/kernel/tracing"
+#define DECISION	TRACEFS "/events/sched_energy/sen_decision/enable"
+#define PERIOD_US	16000
+#define SAMPLES		200
+
+/* A "name: value" line of the policy file, or -1. */
+static long policy_stat(const char *name)
+{
+	char buf[1024], *p;
+	size_t len = strlen(name);
+
+	if (se_read(POLICY, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; (p = strstr(p, name)); p += len)
+		if ((p == buf || p[-1] == '\n') && p[len] == ':')
+			return atol(p + len + 1);
+	return -1;
+}
+
+static long decisions(void)
+{
+	static const char * const why[] = {
+		"decisions_energy", "decisions_prev", "decisions_overutilized",
+		"decisions_nofit", "decisions_nomodel",
+	};
+	long sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(why); i++)
+		sum += policy_stat(why[i]);
+	return sum;
+}
+
+static long sysctl_val(const char *path)
+{
+	long v;
+
+	return se_read_long(path, &v) ? -1 : v;
+}
+
+FIXTURE(policy) {
+	long sen, eas;
+};
+
+FIXTURE_SETUP(policy)
+{
+	if (access(SEN_SYSCTL, F_OK))
+		SKIP(return, "no kernel.sched_energy (CONFIG_SCHED_ENERGY=n)");
+	ASSERT_EQ(0, se_read_long(SEN_SYSCTL, &self->sen));
+	ASSERT_EQ(0, se_read_long(EAS_SYSCTL, &self->eas));
+	ASSERT_EQ(0, access(POLICY, R_OK)) TH_LOG("no %s", POLICY);
+}
+
+FIXTURE_TEARDOWN(policy)
+{
+	se_write(SEN_SYSCTL, self->sen ? "1" : "0");
+	se_write(EAS_SYSCTL, self->eas ? "1" : "0");
+}
+
+TEST_F(policy, sysctl_reads_back)
+{
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	EXPECT_EQ(1, sysctl_val(SEN_SYSCTL));
+	EXPECT_EQ(1, policy_stat("sched_energy"));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	EXPECT_EQ(0, sysctl_val(SEN_SYSCTL));
+	EXPECT_EQ(0, policy_stat("sched_energy"));
+	/* Writing the current value again is accepted and changes nothing. */
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	EXPECT_EQ(0, sysctl_val(SEN_SYSCTL));
+}
+
+TEST_F(policy, sysctl_refuses_bad_values)
+{
+	static const char * const bad[] = { "2", "-1", "abc", "4294967297", "1x" };
+	unsigned int i, start;
+
+	for (start = 0; start < 2; start++) {
+		ASSERT_EQ(0, se_write(SEN_SYSCTL, start ? "1" : "0"));
+		for (i = 0; i < ARRAY_SIZE(bad); i++) {
+			EXPECT_EQ(-EINVAL, se_write(SEN_SYSCTL, bad[i]))
+				TH_LOG("writing '%s'", bad[i]);
+			EXPECT_EQ(start, sysctl_val(SEN_SYSCTL)) TH_LOG("after '%s'", bad[i]);
+		}
+	}
+}
+
+/* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
+static int drop_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -1;
+	data[CAP_TO_INDEX(CAP_SYS_ADMIN)].effective &= ~CAP_TO_MASK(CAP_SYS_ADMIN);
+	return syscall(SYS_capset, &hdr, data);
+}
+
+TEST_F(policy, sysctl_needs_cap_sys_admin)
+{
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		/* root without CAP_SYS_ADMIN: the handler refuses. */
+		if (drop_sys_admin())
+			_exit(10);
+		if (se_write(SEN_SYSCTL, "1") != -EPERM)
+			_exit(11);
+		/* Reading needs nothing. */
+		if (sysctl_val(SEN_SYSCTL) != 0)
+			_exit(12);
+		/* Not root at all: the file is 0644. */
+		if (setuid(65534))
+			_exit(13);
+		if (se_write(SEN_SYSCTL, "1") != -EACCES)
+			_exit(14);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	/*
+	 * 10: capset failed, 11: no EPERM without CAP_SYS_ADMIN, 12: the read
+	 * failed, 13: setuid failed, 14: no EACCES for nobody.
+	 */
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_EQ(0, sysctl_val(SEN_SYSCTL));
+}
+
+TEST_F(policy, never_with_mainline_eas)
+{
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	ASSERT_EQ(0, se_write(EAS_SYSCTL, "1"));
+	EXPECT_EQ(1, policy_stat("mainline_eas"))
+		TH_LOG("mainline EAS should run when ours is off");
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	EXPECT_EQ(0, policy_stat("mainline_eas"));
+	/* Writing sched_energy_aware=1 again does not bring it back. */
+	ASSERT_EQ(0, se_write(EAS_SYSCTL, "0"));
+	ASSERT_EQ(0, se_write(EAS_SYSCTL, "1"));
+	EXPECT_EQ(0, policy_stat("mainline_eas"));
+	EXPECT_EQ(1, policy_stat("sched_energy"));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	EXPECT_EQ(1, policy_stat("mainline_eas"));
+}
+
+/* Off: no decision is made by the policy.  On: wakeups are placed by it. */
+TEST_F(policy, off_means_mainline_path)
+{
+	long before, after;
+	pid_t pid;
+
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	pid = se_periodic_task(10, PERIOD_US, -1);
+	ASSERT_LT(0, pid);
+	before = decisions();
+	se_sleep_ms(300);
+	after = decisions();
+	EXPECT_EQ(before, after);
+	EXPECT_EQ(1, policy_stat("mainline_eas"));
+
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	before = decisions();
+	se_sleep_ms(300);
+	after = decisions();
+	se_kill(pid);
+	TH_LOG("%ld decisions in 300 ms of a 16 ms periodic task", after - before);
+	EXPECT_LE(10, after - before);
+}
+
+TEST_F(policy, forks_and_execs_placed)
+{
+	long fork0, exec0;
+	int i, status;
+	pid_t pid;
+
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	fork0 = policy_stat("decisions_fork");
+	exec0 = policy_stat("decisions_exec");
+	for (i = 0; i < 20; i++) {
+		pid = fork();
+		ASSERT_LE(0, pid);
+		if (!pid)
+			_exit(0);
+		waitpid(pid, NULL, 0);
+	}
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execl("/bin/true", "true", (char *)NULL);
+		execl("/bin/busybox", "true", (char *)NULL);
+		_exit(127);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	EXPECT_LE(fork0 + 21, policy_stat("decisions_fork"));
+	EXPECT_LE(exec0 + 1, policy_stat("decisions_exec"));
+}
+
+/* Both sysctls flipped back and forth while tasks wake, fork and run. */
+TEST_F(policy, flip_under_load)
+{
+	pid_t load[4];
+	int i, alive = 0;
+
+	for (i = 0; i < 4; i++) {
+		load[i] = se_periodic_task(i == 3 ? 90 : 30, 4000, -1);
+		ASSERT_LT(0, load[i]);
+	}
+	for (i = 0; i < 200; i++) {
+		ASSERT_EQ(0, se_write(i % 3 ? SEN_SYSCTL : EAS_SYSCTL,
+				      (i / 2) % 2 ? "1" : "0"));
+		if (!(i % 10)) {
+			pid_t c = fork();
+
+			if (!c)
+				_exit(0);
+			waitpid(c, NULL, 0);
+		}
+	}
+	ASSERT_EQ(0, se_write(EAS_SYSCTL, "1"));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	EXPECT_EQ(0, policy_stat("mainline_eas"));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	EXPECT_EQ(1, policy_stat("mainline_eas"));
+	for (i = 0; i < 4; i++) {
+		alive += !kill(load[i], 0);
+		se_kill(load[i]);
+	}
+	EXPECT_EQ(4, alive);
+}
+
+/* Fields of one sen_decision line. */
+struct decision {
+	int prev, cpu, nr;
+	int cand_cpu[16];
+	long cand_delta[16];
+	char why[16];
+};
+
+static int parse_decision(const char *line, struct decision *d)
+{
+	const char *p = strstr(line, "prev_cpu=");
+	char cands[256], *c, *save = NULL;
+
+	memset(d, 0, sizeof(*d));
+	if (!p || sscanf(p, "prev_cpu=%d", &d->prev) != 1)
+		return -1;
+	p = strstr(line, " cands=");
+	if (!p || sscanf(p, " cands=%255s cpu=%d why=%15s", cands, &d->cpu, d->why) != 3)
+		return -1;
+	if (!strcmp(cands, "-"))
+		return 0;
+	for (c = strtok_r(cands, ",", &save); c && d->nr < 16;
+	     c = strtok_r(NULL, ",", &save)) {
+		if (sscanf(c, "%d:%ld", &d->cand_cpu[d->nr], &d->cand_delta[d->nr]) != 2)
+			return -1;
+		d->nr++;
+	}
+	return 0;
+}
+
+/*
+ * Every decision for a small periodic task: the chosen CPU is among the
+ * candidates; "energy" picks the lowest delta, "prev" keeps prev_cpu
+ * when the lowest saves at most 1/16 of prev_cpu's delta (within the
+ * rounding of the printed deltas).
+ */
+TEST_F(policy, decision_trace_consistent)
+{
+	static char buf[1 << 20];
+	char want[32], *line, *save = NULL;
+	int n = 0, energy = 0, prev = 0;
+	pid_t pid;
+
+	if (access(DECISION, W_OK))
+		SKIP(return, "no tracefs");
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	pid = se_periodic_task(10, PERIOD_US, -1);
+	ASSERT_LT(0, pid);
+	se_sleep_ms(200);
+	ASSERT_EQ(0, se_write(DECISION, "1"));
+	se_sleep_ms(500);
+	ASSERT_EQ(0, se_write(DECISION, "0"));
+	se_kill(pid);
+	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	snprintf(want, sizeof(want), " pid=%d ", pid);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct decision d;
+		long best = 0, prev_delta = 0;
+		int i, found = 0, has_prev = 0;
+
+		if (!strstr(line, "sen_decision:") || !strstr(line, want))
+			continue;
+		ASSERT_EQ(0, parse_decision(line, &d)) TH_LOG("%s", line);
+		n++;
+		if (d.cpu < 0)
+			continue;	/* classic path: nothing to check */
+		ASSERT_LT(0, d.nr) TH_LOG("%s", line);
+		for (i = 0; i < d.nr; i++) {
+			if (!i || d.cand_delta[i] < best)
+				best = d.cand_delta[i];
+			found |= d.cand_cpu[i] == d.cpu;
+			if (d.cand_cpu[i] == d.prev) {
+				has_prev = 1;
+				prev_delta = d.cand_delta[i];
+			}
+		}
+		EXPECT_TRUE(found) TH_LOG("chosen cpu not a candidate: %s", line);
+		if (!strcmp(d.why, "energy")) {
+			energy++;
+			for (i = 0; i < d.nr; i++)
+				if (d.cand_cpu[i] == d.cpu)
+					EXPECT_LE(d.cand_delta[i], best + 1) TH_LOG("%s", line);
+			if (has_prev)
+				EXPECT_GE(prev_delta - best + 2, prev_delta / 16)
+					TH_LOG("moved for too little: %s", line);
+		} else {
+			prev++;
+			EXPECT_STREQ("prev", d.why);
+			EXPECT_EQ(d.prev, d.cpu) TH_LOG("%s", line);
+			EXPECT_TRUE(has_prev) TH_LOG("%s", line);
+			EXPECT_LE(prev_delta - best, prev_delta / 16 + 2)
+				TH_LOG("kept prev_cpu although another saves more: %s", line);
+		}
+	}
+	TH_LOG("%d decisions for pid %d: %d by energy, %d kept prev_cpu", n, pid, energy, prev);
+	EXPECT_LE(10, n);
+}
+
+/* Three ~10% tasks: at least 70% of the samples see each on LITTLE. */
+TEST_F(policy, three_small_tasks_stay_little)
+{
+	int i, j, on_little[3] = { 0 }, seen[3] = { 0 };
+	pid_t pid[3];
+
+	if (se_first_cpu(1) < 0 || se_first_cpu(0) < 0)
+		SKIP(return, "needs LITTLE and big CPUs");
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	for (i = 0; i < 3; i++) {
+		pid[i] = se_periodic_task(10, PERIOD_US, -1);
+		ASSERT_LT(0, pid[i]);
+	}
+	se_sleep_ms(1000);
+	for (j = 0; j < SAMPLES; j++) {
+		for (i = 0; i < 3; i++) {
+			int cpu = se_task_cpu(pid[i]);
+
+			if (cpu < 0)
+				continue;
+			seen[i]++;
+			on_little[i] += se_cpu_capacity(cpu) < 1024;
+		}
+		se_sleep_ms(5);
+	}
+	for (i = 0; i < 3; i++)
+		se_kill(pid[i]);
+	for (i = 0; i < 3; i++) {
+		TH_LOG("task %d: on LITTLE %d/%d samples", i, on_little[i], seen[i]);
+		EXPECT_GE(on_little[i] * 10, seen[i] * 7);
+		EXPECT_LT(SAMPLES / 2, seen[i]);
+	}
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return se_write(path, on ? "1" : "0");
+}
+
+/*
+ * CPUs going offline and online under placement: no task is placed on an
+ * offline CPU, every task keeps running, and the decisions go on.
+ */
+TEST_F(policy, hotplug_under_placement)
+{
+	int little = se_first_cpu(1), big = se_first_cpu(0), i, j, k, bad = 0;
+	int victims[2] = { little + 1, big + 1 };
+	long before;
+	pid_t pid[4];
+
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "no CPU hotplug");
+	ASSERT_LE(0, little);
+	ASSERT_LE(0, big);
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	for (i = 0; i < 4; i++) {
+		pid[i] = se_periodic_task(i ? 10 : 60, PERIOD_US, -1);
+		ASSERT_LT(0, pid[i]);
+	}
+	before = decisions();
+	for (k = 0; k < 6; k++) {
+		int cpu = victims[k % 2];
+
+		ASSERT_EQ(0, set_online(cpu, 0)) TH_LOG("cpu%d offline", cpu);
+		for (j = 0; j < 20; j++) {
+			for (i = 0; i < 4; i++)
+				bad += se_task_cpu(pid[i]) == cpu;
+			se_sleep_ms(10);
+		}
+		ASSERT_EQ(0, set_online(cpu, 1)) TH_LOG("cpu%d online", cpu);
+		se_sleep_ms(50);
+	}
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(0, kill(pid[i], 0));
+		se_kill(pid[i]);
+	}
+	EXPECT_EQ(0, bad) TH_LOG("samples of a task on an offline CPU");
+	EXPECT_LT(before, decisions());
+	EXPECT_EQ(1, policy_stat("sched_energy"));
+}
+
+TEST_HARNESS_MAIN
