@@ -57,6 +57,11 @@
 #define EMU_TRANSITION_DELAY_US	1000
 #define EMU_DEFAULT_LATENCY_NS	100000
 
+static bool fast_switch = true;
+module_param(fast_switch, bool, 0444);
+MODULE_PARM_DESC(fast_switch,
+		 "offer fast_switch to governors (0: they must use ->target_index from a kthread)");
+
 static char *invariance = "equalised";
 module_param(invariance, charp, 0444);
 MODULE_PARM_DESC(invariance,
@@ -155,7 +160,7 @@ static int emu_cpufreq_init(struct cpufreq_policy *policy)
 	policy->freq_table = d->freq_table;
 	policy->cpuinfo.transition_latency = d->latency_ns;
 	policy->transition_delay_us = EMU_TRANSITION_DELAY_US;
-	policy->fast_switch_possible = true;
+	policy->fast_switch_possible = fast_switch;
 	policy->dvfs_possible_from_any_cpu = true;
 	policy->cur = d->cur;
 	/*

@@ -7,7 +7,8 @@
  * utilization tracker (util_track.c):
  *
  *  - the domain runs at the lowest efficient OPP whose capacity covers its
- *    busiest CPU with schedutil's 25% headroom (sen_opp_index());
+ *    busiest CPU with the tracker's headroom (sen_opp_index() and
+ *    sen_util_headroom(), as the sched_energy governor picks it);
  *  - a CPU with utilization u is busy a fraction b = u / cap(OPP) of the
  *    period at the OPP's CPU power, and idle the rest of it in the
  *    deepest idle state whose target residency fits the idle time, if
@@ -29,9 +30,11 @@
  *
  * Approximations: the period is the waking task's typical span (two
  * tracker windows when it has none); idle time comes in one stretch per
- * period; busy times of CPUs are independent; the OPP the domain runs at
- * uses schedutil's headroom until sched-energy picks frequencies itself;
- * thermal capping, uclamp and the cost of a migration (cache refill) are
+ * period; busy times of CPUs are independent; the OPP is sized with the
+ * tracker's minimum headroom (the moved task's spread is not known), and
+ * without the RT, DL bandwidth and uclamp terms the governor adds, so under
+ * RT load or clamps the governor may run a domain faster than priced;
+ * thermal capping and the cost of a migration (cache refill) are
  * not modelled, the last one being why prev_cpu is kept unless another
  * CPU saves more than 1/16 of its energy.
  */
@@ -116,22 +119,23 @@ bool sen_policy_wanted(void)
 }
 
 /**
- * sen_opp_index() - the OPP a domain runs at for a utilization
+ * sen_opp_index() - the OPP a domain runs at for a need
  * @d:		the domain
- * @util:	its busiest CPU's utilization
+ * @need:	its neediest CPU's utilization, headroom included
+ *		(sen_util_headroom())
  *
- * The lowest efficient OPP whose capacity covers @util with 25% headroom
- * (schedutil's), or the highest OPP if none does.  O(OPPs).
+ * The lowest efficient OPP whose capacity covers @need, or the highest
+ * OPP if none does.  The sched_energy governor requests this OPP and the
+ * estimator prices this one.  O(OPPs).
  *
  * Return: an index into @d->opp.
  */
-unsigned int sen_opp_index(const struct sen_domain *d, unsigned long util)
+unsigned int sen_opp_index(const struct sen_domain *d, unsigned long need)
 {
-	unsigned long want = util + (util >> 2);
 	unsigned int i;
 
 	for (i = 0; i < d->nr_opps; i++)
-		if (d->opp[i].efficient && d->opp[i].cap >= want)
+		if (d->opp[i].efficient && d->opp[i].cap >= need)
 			return i;
 	return d->nr_opps - 1;
 }
@@ -189,7 +193,7 @@ u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
 		return SCHED_CAPACITY_SCALE * ((u64)nr * d->idle[deepest].cpu_power +
 					       d->idle[deepest].cluster_power);
 
-	o = &d->opp[sen_opp_index(d, max_util)];
+	o = &d->opp[sen_opp_index(d, sen_util_headroom(max_util, 0))];
 	s_min = deepest;
 	for (i = 0; i < nr; i++) {
 		u = util[i] + (i == add_idx ? add : 0);

@@ -87,17 +87,36 @@ static struct sen_domain *big(struct kunit *test)
 	return sen_test_domain(test, big_opp, 2, big_idle, 3);
 }
 
-/* The lowest efficient OPP covering util * 1.25, else the top one. */
+/* The lowest efficient OPP covering the need, else the top one. */
 static void sen_energy_opp_index(struct kunit *test)
 {
 	struct sen_domain *d = little(test);
 
 	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 0), 0U);
-	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 160), 0U);	/* 200 >= 200 */
-	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 161), 1U);	/* 201 > 200 */
-	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 400), 1U);	/* beyond: top */
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 200), 0U);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 201), 1U);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 500), 1U);	/* beyond: top */
 	d->opp[0].efficient = false;
 	KUNIT_EXPECT_EQ(test, sen_opp_index(d, 10), 1U);
+}
+
+/*
+ * The headroom: 1/8 of the demand (the growth the tracker does not
+ * believe at once), or the spread when larger.  With it, 178 still fits
+ * the 200 OPP (178 + 22 = 200), 179 does not (179 + 22 = 201).
+ */
+static void sen_energy_headroom(struct kunit *test)
+{
+	struct sen_domain *d = little(test);
+
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(0, 0), 0UL);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 0), 900UL);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 50), 900UL);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 300), 1100UL);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(7, 0), 7UL);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(178, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(179, 0)), 1U);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(100, 101)), 1U);
 }
 
 /* The deepest state whose residency fits the idle stretch. */
@@ -129,7 +148,7 @@ static void sen_energy_idle_domain(struct kunit *test)
 /*
  * Two 40-tasks on LITTLE.
  *
- * Packed, {80, 0}: OPP 0 (80 * 1.25 = 100 <= 200).  CPU0 busy
+ * Packed, {80, 0}: OPP 0 (80 + 80 / 8 = 90 <= 200).  CPU0 busy
  * b = 80 * 1024 / 200 = 409, idle 615/1024 of 16 ms = 9609 us: cluster-off;
  * 409 * 100 + 615 * 0 + 2048 = 42948.  CPU1 idle all along: 0.  Cluster
  * idle 615 (9609 us, cluster-off): 409 * 40 + 615 * 5 = 19435.
@@ -169,7 +188,7 @@ static void sen_energy_pack_beats_spread(struct kunit *test)
 /*
  * Two 90-tasks on LITTLE.
  *
- * Packed, {180, 0}: 180 * 1.25 = 225 > 200, OPP 1 (cap 400).  CPU0
+ * Packed, {180, 0}: 180 + 22 = 202 > 200, OPP 1 (cap 400).  CPU0
  * b = 180 * 1024 / 400 = 460, idle 564 (8812 us, cluster-off):
  * 460 * 300 + 2048 = 140048.  Cluster idle 564 (cluster-off):
  * 460 * 60 + 564 * 5 = 30420.  Total 170468.
@@ -257,6 +276,7 @@ static void sen_energy_64_cpus_full_power(struct kunit *test)
 
 static struct kunit_case sen_energy_cases[] = {
 	KUNIT_CASE(sen_energy_opp_index),
+	KUNIT_CASE(sen_energy_headroom),
 	KUNIT_CASE(sen_energy_idle_index),
 	KUNIT_CASE(sen_energy_idle_domain),
 	KUNIT_CASE(sen_energy_pack_beats_spread),

@@ -86,6 +86,7 @@ struct sen_hold_slot {
 
 struct sen_util_cpu {
 	unsigned long		runnable;	/* under the rq lock */
+	unsigned long		spread;		/* runnable tasks', rq lock */
 	u32			next_token;	/* under the rq lock */
 	struct sen_hold_slot	slot[SEN_HOLD_SLOTS];
 };
@@ -160,6 +161,24 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 }
 
 /**
+ * sen_util_spread() - how far recent samples went above the demand
+ * @hist:	the last samples
+ * @n:		number of valid samples (0..SEN_UTIL_HIST)
+ * @demand:	the demand computed from them
+ *
+ * Return: the largest sample minus @demand, 0 if none is above it.
+ */
+unsigned int sen_util_spread(const u16 *hist, unsigned int n,
+			     unsigned int demand)
+{
+	unsigned int i, top = 0;
+
+	for (i = 0; i < n; i++)
+		top = max_t(unsigned int, top, hist[i]);
+	return top > demand ? top - demand : 0;
+}
+
+/**
  * sen_util_estimate() - lower bound of the sample of a span in progress
  * @busy:	invariant running time so far in the cycle
  * @elapsed:	wall time since the cycle began
@@ -192,6 +211,23 @@ static void sen_util_runnable_add(int cpu, long delta)
 	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
 
 	WRITE_ONCE(cu->runnable, cu->runnable + delta);
+}
+
+/* Make a runnable task's spread count on @cpu as it is now. */
+static void sen_util_spread_set(int cpu, struct sen_task_util *u)
+{
+	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
+
+	WRITE_ONCE(cu->spread, cu->spread + u->spread - u->spread_contrib);
+	u->spread_contrib = u->spread;
+}
+
+static void sen_util_spread_clear(int cpu, struct sen_task_util *u)
+{
+	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
+
+	WRITE_ONCE(cu->spread, cu->spread - u->spread_contrib);
+	u->spread_contrib = 0;
 }
 
 static unsigned long sen_util_held(int cpu, u64 now)
@@ -294,6 +330,12 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 		return false;
 	if (est <= u->demand)
 		return false;
+	/*
+	 * A task with no complete sample yet may be anything up to twice
+	 * what it has shown so far; one with a history keeps the spread of
+	 * its samples (none above the raised demand).
+	 */
+	u->spread = u->nr_hist ? sen_util_spread(u->hist, u->nr_hist, est) : est;
 	u->demand = est;
 	trace_sen_util_task(p, task_cpu(p), est, SEN_UTIL_EV_RAISE);
 	return true;
@@ -361,6 +403,7 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 		if (u->nr_hist < SEN_UTIL_HIST)
 			u->nr_hist++;
 		u->demand = sen_util_demand(u->hist, u->nr_hist, sample);
+		u->spread = sen_util_spread(u->hist, u->nr_hist, u->demand);
 		/*
 		 * The typical span: a moving average, so that one late
 		 * wakeup does not make the next estimate jump.
@@ -383,6 +426,7 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 	u->contrib = u->demand;
 	u->contrib_cpu = cpu;
 	sen_util_runnable_add(cpu, u->contrib);
+	sen_util_spread_set(cpu, u);
 	sen_util_trace_cpu(cpu, now);
 }
 
@@ -400,6 +444,7 @@ void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	u64 now = rq_clock(rq);
 
 	sen_util_runnable_add(cpu, -(long)u->contrib);
+	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		sen_util_raise(p, now);
 		u->contrib = u->demand;
@@ -424,7 +469,10 @@ void sen_util_tick(struct rq *rq, struct task_struct *curr)
 	if (u->contrib_cpu == cpu_of(rq) && !u->held && sen_util_raise(curr, now)) {
 		sen_util_runnable_add(cpu_of(rq), (long)u->demand - u->contrib);
 		u->contrib = u->demand;
+		sen_util_spread_set(cpu_of(rq), u);
 		sen_util_trace_cpu(cpu_of(rq), now);
+		/* The frequency follows now, not at the next PELT update. */
+		cpufreq_update_util(rq, 0);
 	}
 }
 
@@ -453,9 +501,36 @@ unsigned long sen_cpu_util(int cpu)
 {
 	struct rq *rq = cpu_rq(cpu);
 
+	return sen_cpu_fair_util(cpu) + cpu_util_rt(rq) + cpu_util_dl(rq) +
+	       cpu_util_irq(rq);
+}
+
+/**
+ * sen_cpu_fair_util() - a CPU's fair utilization
+ * @cpu: the CPU
+ *
+ * Lockless; a snapshot.
+ *
+ * Return: the demands of its runnable fair tasks and of those that slept
+ * on it recently, in capacity units.
+ */
+unsigned long sen_cpu_fair_util(int cpu)
+{
 	return READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable) +
-	       sen_util_held(cpu, local_clock()) + cpu_util_rt(rq) +
-	       cpu_util_dl(rq) + cpu_util_irq(rq);
+	       sen_util_held(cpu, local_clock());
+}
+
+/**
+ * sen_cpu_spread() - the tracker's uncertainty about a CPU's demand
+ * @cpu: the CPU
+ *
+ * Lockless; a snapshot.
+ *
+ * Return: the sum of the spreads of its runnable fair tasks.
+ */
+unsigned long sen_cpu_spread(int cpu)
+{
+	return READ_ONCE(per_cpu(sen_util_pcpu, cpu).spread);
 }
 
 /**
@@ -500,6 +575,7 @@ void sen_util_proc_show(struct task_struct *p, struct seq_file *m)
 	const struct sen_task_util *u = &p->sen_util;
 
 	seq_printf(m, "%-45s:%21u\n", "sen.util.demand", u->demand);
+	seq_printf(m, "%-45s:%21u\n", "sen.util.spread", u->spread);
 	seq_printf(m, "%-45s:%21u\n", "sen.util.contrib", u->contrib);
 	seq_printf(m, "%-45s:%21d\n", "sen.util.contrib_cpu", u->contrib_cpu);
 	seq_printf(m, "%-45s:%21llu\n", "sen.util.last_cycle_us",

@@ -80,6 +80,31 @@ static void sen_util_demand_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 0, 300), 300U);
 }
 
+/*
+ * The spread: how far the samples went above the demand.  Steady at 200:
+ * none.  One jittery sample at 220 (demand 205, the mean): 15.  Stepping
+ * down from 716 to 102 (demand 409, the mean, after two low samples):
+ * 307, the uncertainty the governor covers until the demand settles.
+ */
+static void sen_util_spread_of_samples(struct kunit *test)
+{
+	u16 hist[SEN_UTIL_HIST] = { 200, 200, 200, 200 };
+
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 200), 0U);
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, 0, 200), 0U);
+	hist[0] = 220;
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST,
+					      sen_util_demand(hist, SEN_UTIL_HIST, 220)), 15U);
+	hist[0] = 102;
+	hist[1] = 102;
+	hist[2] = 716;
+	hist[3] = 716;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 102), 409U);
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 409), 307U);
+	/* A demand above every sample (a raise): no spread from the samples. */
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 800), 0U);
+}
+
 static void sen_util_estimate_in_cycle(struct kunit *test)
 {
 	/* 10% -> 70% at a 16 ms period: known when the 11.2 ms burst ends. */
@@ -144,6 +169,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_scale_invariance),
 	KUNIT_CASE(sen_util_ratio_extremes),
 	KUNIT_CASE(sen_util_demand_steps),
+	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_estimate_in_cycle),
 	KUNIT_CASE(sen_util_hold_bounds),
 	KUNIT_CASE(sen_util_periodic_replay),

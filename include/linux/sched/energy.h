@@ -225,12 +225,35 @@ struct dentry *sen_debugfs_dir(void);
 
 unsigned long sen_task_util(struct task_struct *p);
 unsigned long sen_cpu_util(int cpu);
+unsigned long sen_cpu_fair_util(int cpu);
+unsigned long sen_cpu_spread(int cpu);
+
+/**
+ * sen_util_headroom() - capacity to provide for a tracked demand
+ * @util:	the demand
+ * @spread:	the tracker's uncertainty about it: how far recent samples
+ *		went above it (all of it for a task with no sample yet)
+ *
+ * The tracker believes growth beyond 1/2^SEN_UTIL_MARGIN_SHIFT of the
+ * demand at once and may lag by up to that much; the headroom covers
+ * that, or the spread when it is larger.  The governor and the
+ * estimator both size a domain's OPP with it.
+ *
+ * Return: @util plus the headroom.
+ */
+static inline unsigned long sen_util_headroom(unsigned long util,
+					      unsigned long spread)
+{
+	return util + max(spread, util >> SEN_UTIL_MARGIN_SHIFT);
+}
 
 /* The tracker's arithmetic, exposed for its KUnit suite. */
 u64 sen_util_scale(u64 delta, unsigned long cap, unsigned long freq);
 unsigned int sen_util_ratio(u64 busy, u64 span);
 unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 			     unsigned int sample);
+unsigned int sen_util_spread(const u16 *hist, unsigned int n,
+			     unsigned int demand);
 unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle);
 u64 sen_util_hold_ns(u64 last_cycle);
 

@@ -28,6 +28,9 @@
  *			weight to the newest
  * @hist:		the last samples (busy / span, capacity units)
  * @demand:		the task's demand, capacity units
+ * @spread:		uncertainty of @demand: how far the newest samples went
+ *			above it; for a task with no sample yet, all of it
+ * @spread_contrib:	@spread as added to the CPU while runnable
  * @contrib:		what the task adds to its CPU's utilization now
  * @contrib_cpu:	the CPU holding @contrib, -1 for none
  * @held:		@contrib is held on @contrib_cpu while the task sleeps
@@ -43,6 +46,8 @@ struct sen_task_util {
 	u64	last_cycle;
 	u16	hist[SEN_UTIL_HIST];
 	u16	demand;
+	u16	spread;
+	u16	spread_contrib;
 	u16	contrib;
 	s16	contrib_cpu;
 	u8	held;

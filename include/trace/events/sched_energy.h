@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * sched-energy trace events: the utilization tracker's per-task and
- * per-CPU signals (kernel/sched/util_track.c) and the placement decisions
- * (kernel/sched/energy.c).
+ * per-CPU signals (kernel/sched/util_track.c), the placement decisions
+ * (kernel/sched/energy.c) and the governor's frequency requests
+ * (kernel/sched/energy_gov.c).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM sched_energy
@@ -145,6 +146,51 @@ TRACE_EVENT(sen_decision,
 				       { SEN_WHY_OVERUTIL, "overutilized" },
 				       { SEN_WHY_NOFIT, "nofit" },
 				       { SEN_WHY_NOMODEL, "nomodel" }))
+);
+
+#ifndef _SEN_FREQ_DEFINED
+#define _SEN_FREQ_DEFINED
+/* Why the governor requested a frequency. */
+enum sen_freq_why {
+	SEN_FREQ_UP,		/* the need grew */
+	SEN_FREQ_DOWN,		/* the need shrank for a whole ramp-down delay */
+	SEN_FREQ_LIMITS,	/* the policy's min or max changed */
+};
+#endif
+
+TRACE_DEFINE_ENUM(SEN_FREQ_UP);
+TRACE_DEFINE_ENUM(SEN_FREQ_DOWN);
+TRACE_DEFINE_ENUM(SEN_FREQ_LIMITS);
+
+/*
+ * A frequency request of the sched_energy governor for the policy of
+ * @cpu: its neediest CPU @needy and that CPU's need (capacity units,
+ * headroom included), the model's OPP index for it (-1 without a model)
+ * and the frequency asked for, within the policy's limits.
+ */
+TRACE_EVENT(sen_freq_request,
+	    TP_PROTO(int cpu, int needy, unsigned long need, int opp,
+		     unsigned int freq, int why),
+	    TP_ARGS(cpu, needy, need, opp, freq, why),
+	    TP_STRUCT__entry(__field(int, cpu)
+			     __field(int, needy)
+			     __field(unsigned long, need)
+			     __field(int, opp)
+			     __field(unsigned int, freq)
+			     __field(int, why)),
+	    TP_fast_assign(__entry->cpu = cpu;
+			   __entry->needy = needy;
+			   __entry->need = need;
+			   __entry->opp = opp;
+			   __entry->freq = freq;
+			   __entry->why = why;),
+	    TP_printk("cpu=%d needy=%d need=%lu opp=%d freq=%u why=%s",
+		      __entry->cpu, __entry->needy, __entry->need, __entry->opp,
+		      __entry->freq,
+		      __print_symbolic(__entry->why,
+				       { SEN_FREQ_UP, "up" },
+				       { SEN_FREQ_DOWN, "down" },
+				       { SEN_FREQ_LIMITS, "limits" }))
 );
 
 #endif /* _TRACE_SCHED_ENERGY_H */

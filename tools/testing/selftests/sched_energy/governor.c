@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sched_energy cpufreq governor on an emulated big.LITTLE board:
+ *
+ *  - it can be selected on every policy and reads back;
+ *  - a ~10% task keeps its LITTLE domain at the lowest OPP;
+ *  - a task stepping from 10% to 70% on a big CPU raises the big domain
+ *    above its lowest OPP within 20 ms of the step (the tracker's 16 ms
+ *    and a tick), and schedutil's delay is logged next to it;
+ *  - uclamp_min puts a floor under a small task's domain;
+ *  - switching governors (sched_energy, schedutil, performance) under load
+ *    is clean, and each request is traced.
+ *
+ * The governor may run on the emulated driver's fast_switch or, booted
+ * with emu_cpufreq.fast_switch=0, on its kthread: the tests are the same.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+
+#include "../kselftest_harness.h"
+#include "se_util.h"
+
+#define SYS_CPU		"/sys/devices/system/cpu"
+#define GOV		"sched_energy"
+#define TRACEFS		"/sys/kernel/tracing"
+#define REQUEST		TRACEFS "/events/sched_energy/sen_freq_request/enable"
+#define PERIOD_US	16000
+
+static void gov_path(char *buf, size_t len, int cpu, const char *file)
+{
+	snprintf(buf, len, SYS_CPU "/cpu%d/cpufreq/%s", cpu, file);
+}
+
+static int set_gov(int cpu, const char *gov)
+{
+	char path[128];
+
+	gov_path(path, sizeof(path), cpu, "scaling_governor");
+	return se_write(path, gov);
+}
+
+static long cur_freq(int cpu)
+{
+	char path[128];
+	long f;
+
+	gov_path(path, sizeof(path), cpu, "scaling_cur_freq");
+	return se_read_long(path, &f) ? -1 : f;
+}
+
+static long freq_of(int cpu, const char *file)
+{
+	char path[128];
+	long f;
+
+	gov_path(path, sizeof(path), cpu, file);
+	return se_read_long(path, &f) ? -1 : f;
+}
+
+/* Set a governor on both clusters' policies. */
+static int set_all(const char *gov)
+{
+	int l = se_first_cpu(1), b = se_first_cpu(0);
+
+	return set_gov(l, gov) ?: set_gov(b, gov);
+}
+
+FIXTURE(gov) {
+	char saved_little[32], saved_big[32];
+};
+
+FIXTURE_SETUP(gov)
+{
+	char path[128], avail[256];
+	int l = se_first_cpu(1), b = se_first_cpu(0);
+
+	if (l < 0 || b < 0)
+		SKIP(return, "needs LITTLE and big CPUs");
+	gov_path(path, sizeof(path), l, "scaling_available_governors");
+	if (se_read_str(path, avail, sizeof(avail)))
+		SKIP(return, "no cpufreq");
+	ASSERT_NE(NULL, strstr(avail, GOV)) TH_LOG("governors: %s", avail);
+	gov_path(path, sizeof(path), l, "scaling_governor");
+	ASSERT_EQ(0, se_read_str(path, self->saved_little, sizeof(self->saved_little)));
+	gov_path(path, sizeof(path), b, "scaling_governor");
+	ASSERT_EQ(0, se_read_str(path, self->saved_big, sizeof(self->saved_big)));
+	ASSERT_EQ(0, set_all(GOV));
+	se_sleep_ms(100);
+}
+
+FIXTURE_TEARDOWN(gov)
+{
+	set_gov(se_first_cpu(1), self->saved_little);
+	set_gov(se_first_cpu(0), self->saved_big);
+}
+
+/* Tasks whose comm starts with @prefix. */
+static int count_comm(const char *prefix)
+{
+	struct dirent *de;
+	char path[300], comm[32];
+	int n = 0;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/comm", de->d_name);
+		if (!se_read_str(path, comm, sizeof(comm)) &&
+		    !strncmp(comm, prefix, strlen(prefix)))
+			n++;
+	}
+	closedir(d);
+	return n;
+}
+
+static int nr_policies(void)
+{
+	DIR *d = opendir(SYS_CPU "/cpufreq");
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((de = readdir(d)))
+		n += !strncmp(de->d_name, "policy", 6);
+	closedir(d);
+	return n;
+}
+
+/*
+ * Selected on every policy; with the driver's fast_switch withheld
+ * (emu_cpufreq.fast_switch=0) each policy has its request kthread.
+ */
+TEST_F(gov, selected_and_reads_back)
+{
+	char path[128], now[32], fast[8] = "Y";
+	int cpu;
+
+	for (cpu = 0; cpu < se_nr_cpus(); cpu++) {
+		gov_path(path, sizeof(path), cpu, "scaling_governor");
+		ASSERT_EQ(0, se_read_str(path, now, sizeof(now)));
+		EXPECT_STREQ(GOV, now) TH_LOG("cpu%d", cpu);
+	}
+	se_read_str("/sys/module/emu_cpufreq/parameters/fast_switch", fast, sizeof(fast));
+	TH_LOG("fast_switch %s, %d sen_gov kthreads", fast, count_comm("sen_gov:"));
+	EXPECT_EQ(fast[0] == 'N' ? nr_policies() : 0, count_comm("sen_gov:"));
+}
+
+/*
+ * A 10% task alone in the LITTLE cluster (this process samples from a big
+ * CPU): the domain stays at its lowest OPP in at least 85 of 100 samples
+ * (0.5 s), in the best of three windows: a vCPU stalled by the host
+ * stretches a burst, and the governor rightly follows what it sees.
+ */
+TEST_F(gov, small_task_lowest_opp)
+{
+	int l = se_first_cpu(1), i, w, at_min, best = 0;
+	long min = freq_of(l, "cpuinfo_min_freq");
+	pid_t pid;
+
+	ASSERT_LT(0, min);
+	ASSERT_EQ(0, se_pin(0, se_first_cpu(0)));
+	pid = se_periodic_task(10, PERIOD_US, l + 1);
+	ASSERT_LT(0, pid);
+	se_sleep_ms(500);
+	for (w = 0; w < 3 && best < 85; w++) {
+		for (i = 0, at_min = 0; i < 100; i++) {
+			at_min += cur_freq(l) == min;
+			se_sleep_ms(5);
+		}
+		TH_LOG("window %d: LITTLE at its lowest OPP (%ld kHz) in %d/100 samples",
+		       w, min, at_min);
+		best = at_min > best ? at_min : best;
+	}
+	se_kill(pid);
+	EXPECT_LE(85, best);
+}
+
+/* The CLOCK_MONOTONIC time the periodic task switched from d1 to d2. */
+struct step {
+	uint64_t t_switch;
+};
+
+static pid_t step_task(int d1, int d2, int ms1, int cpu, struct step *st)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	se_pin(0, cpu);
+	{
+		uint64_t period = PERIOD_US * 1000ULL, next = se_now_ns();
+		uint64_t end1 = next + ms1 * 1000000ULL;
+
+		for (;;) {
+			int d = next < end1 ? d1 : d2;
+			struct timespec ts;
+
+			if (d == d2 && !st->t_switch)
+				__atomic_store_n(&st->t_switch, next, __ATOMIC_RELEASE);
+			while (se_now_ns() < next + period * d / 100)
+				;
+			next += period;
+			ts.tv_sec = next / 1000000000ULL;
+			ts.tv_nsec = next % 1000000000ULL;
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		}
+	}
+}
+
+/* ms from the step until the big domain leaves its lowest OPP, -1: never. */
+static long step_delay_ms(int big, struct step *st)
+{
+	long min = freq_of(big, "cpuinfo_min_freq");
+	uint64_t sw, t;
+	pid_t pid;
+	long res = -1;
+	int i;
+
+	st->t_switch = 0;
+	se_pin(0, se_first_cpu(1));
+	pid = step_task(10, 70, 400, big, st);
+	if (pid < 0)
+		return -2;
+	for (i = 0; i < 2000000; i++) {
+		t = se_now_ns();
+		sw = __atomic_load_n(&st->t_switch, __ATOMIC_ACQUIRE);
+		if (sw && cur_freq(big) > min) {
+			res = (long)((t - sw) / 1000000);
+			break;
+		}
+		if (!sw && cur_freq(big) > min)
+			continue;	/* before the step: sampled, not judged */
+		if (sw && t > sw + 500000000ULL)
+			break;
+	}
+	se_kill(pid);
+	return res;
+}
+
+/*
+ * 10% -> 70% on a big CPU: the domain leaves its lowest OPP within 20 ms.
+ * Best of three: a vCPU stalled by the host delays the first sample.
+ */
+TEST_F(gov, step_raises_big_opp)
+{
+	struct step *st = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	int big = se_first_cpu(0), i;
+	long best = -1, d, su;
+
+	ASSERT_NE(MAP_FAILED, st);
+	for (i = 0; i < 3; i++) {
+		d = step_delay_ms(big, st);
+		if (d >= 0 && (best < 0 || d < best))
+			best = d;
+	}
+	ASSERT_EQ(0, set_all("schedutil"));
+	se_sleep_ms(100);
+	su = step_delay_ms(big, st);
+	munmap(st, 4096);
+	TH_LOG("10%%->70%% on cpu%d: big above its lowest OPP after %ld ms (schedutil: %ld ms)",
+	       big, best, su);
+	ASSERT_LE(0, best);
+	EXPECT_GE(20, best);
+}
+
+/* The uapi sched_attr (<linux/sched/types.h> clashes with glibc's). */
+struct se_sched_attr {
+	uint32_t size, sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime, sched_deadline, sched_period;
+	uint32_t sched_util_min, sched_util_max;
+};
+
+#define SE_FLAG_KEEP_ALL	0x18	/* SCHED_FLAG_KEEP_POLICY | _PARAMS */
+#define SE_FLAG_UTIL_CLAMP_MIN	0x20
+
+static int set_uclamp_min(pid_t pid, unsigned int min)
+{
+	struct se_sched_attr attr = {
+		.size = sizeof(attr),
+		.sched_flags = SE_FLAG_KEEP_ALL | SE_FLAG_UTIL_CLAMP_MIN,
+		.sched_util_min = min,
+	};
+
+	return syscall(SYS_sched_setattr, pid, &attr, 0);
+}
+
+/* uclamp_min 1024 on a 10% task: its domain runs at the top OPP. */
+TEST_F(gov, uclamp_min_floor)
+{
+	int l = se_first_cpu(1), i, at_max = 0;
+	long max = freq_of(l, "cpuinfo_max_freq");
+	pid_t pid;
+
+	ASSERT_EQ(0, se_pin(0, se_first_cpu(0)));
+	pid = se_periodic_task(10, PERIOD_US, l + 1);
+	ASSERT_LT(0, pid);
+	ASSERT_EQ(0, set_uclamp_min(pid, 1024)) TH_LOG("sched_setattr: %s", strerror(errno));
+	se_sleep_ms(300);
+	for (i = 0; i < 100; i++) {
+		at_max += cur_freq(l) == max;
+		se_sleep_ms(5);
+	}
+	se_kill(pid);
+	TH_LOG("LITTLE at its top OPP (%ld kHz) in %d/100 samples with uclamp_min=1024",
+	       max, at_max);
+	/*
+	 * The clamp counts while the task is runnable (10% of the time); the
+	 * ramp-down delay (16 ms, its period) keeps the top OPP in between.
+	 */
+	EXPECT_LE(50, at_max);
+}
+
+/* Governors switched back and forth under load: every write works. */
+TEST_F(gov, switch_under_load)
+{
+	static const char * const govs[] = { GOV, "schedutil", "performance", GOV };
+	int i, alive = 0, l = se_first_cpu(1), b = se_first_cpu(0);
+	pid_t load[4];
+
+	for (i = 0; i < 4; i++) {
+		load[i] = se_periodic_task(i == 3 ? 80 : 30, 4000, -1);
+		ASSERT_LT(0, load[i]);
+	}
+	for (i = 0; i < 60; i++) {
+		ASSERT_EQ(0, set_gov(i % 2 ? b : l, govs[i % 4])) TH_LOG("to %s", govs[i % 4]);
+		se_sleep_ms(5);
+	}
+	ASSERT_EQ(0, set_all("performance"));
+	se_sleep_ms(50);
+	EXPECT_EQ(freq_of(b, "cpuinfo_max_freq"), cur_freq(b));
+	ASSERT_EQ(0, set_all(GOV));
+	for (i = 0; i < 4; i++) {
+		alive += !kill(load[i], 0);
+		se_kill(load[i]);
+	}
+	EXPECT_EQ(4, alive);
+}
+
+/* Each request is traced, with a frequency of the policy and a reason. */
+TEST_F(gov, requests_traced)
+{
+	static char buf[1 << 20];
+	char *line, *save = NULL;
+	int n = 0, up = 0, down = 0, big = se_first_cpu(0);
+	pid_t pid;
+
+	if (access(REQUEST, W_OK))
+		SKIP(return, "no tracefs");
+	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, se_write(REQUEST, "1"));
+	pid = se_periodic_task(70, PERIOD_US, big);
+	ASSERT_LT(0, pid);
+	se_sleep_ms(300);
+	se_kill(pid);
+	se_sleep_ms(200);
+	ASSERT_EQ(0, se_write(REQUEST, "0"));
+	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char why[16];
+		long need, freq;
+		int cpu, needy, opp, fields;
+		char *p = strstr(line, "sen_freq_request:"), *q;
+
+		if (!p)
+			continue;
+		fields = sscanf(p, "sen_freq_request: cpu=%d needy=%d need=%ld opp=%d freq=%ld",
+				&cpu, &needy, &need, &opp, &freq);
+		q = strstr(p, " why=");
+		fields += q && sscanf(q, " why=%15s", why) == 1;
+		ASSERT_EQ(6, fields) TH_LOG("%s", line);
+		n++;
+		EXPECT_LE(freq_of(cpu, "cpuinfo_min_freq"), freq);
+		EXPECT_GE(freq_of(cpu, "cpuinfo_max_freq"), freq);
+		EXPECT_LE(0, opp);
+		up += !strcmp(why, "up");
+		down += !strcmp(why, "down");
+	}
+	TH_LOG("%d requests: %d up, %d down", n, up, down);
+	EXPECT_LE(1, up);
+	EXPECT_LE(1, down);
+}
+
+TEST_HARNESS_MAIN
