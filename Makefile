@@ -7,7 +7,7 @@ BOARDS ?= juno-r0 hikey960
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply bench-util \
+	series series-check apply bench-util bench-gov \
 	boot clean distclean help
 
 all: demo
@@ -22,6 +22,7 @@ help:
 	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
 	@echo "make series       the patch set as a mailing-list series in build/series"
 	@echo "make bench-util   utilization-tracker figures next to PELT's (both boards)"
+	@echo "make bench-gov    sched_energy vs schedutil: OPP residency and modelled energy"
 	@echo "make series-check the same, building the kernel after every patch"
 	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
 	@echo "make clean        remove build output (keeps the unpacked tree and downloads)"
@@ -73,6 +74,10 @@ series: deps
 # Utilization tracker figures next to PELT's, per board.
 bench-util: kernel initramfs
 	@$(S)/bench-util $(BOARDS)
+
+# The sched_energy governor against schedutil on LISA's RampUp (BOARD).
+bench-gov: kernel initramfs
+	@$(S)/bench-gov $(BOARD)
 
 # The same, building the kernel after every patch (bisectability; slow).
 series-check: deps

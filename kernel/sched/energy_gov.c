@@ -12,7 +12,8 @@
  *    tasks, util_track.c) plus a headroom, then RT, DL bandwidth, IRQ
  *    pressure and uclamp as schedutil counts them (effective_cpu_util());
  *  - the headroom is the tracker's uncertainty: the sum of how far the
- *    recent samples of the CPU's runnable tasks went above their demands,
+ *    recent samples of the CPU's runnable tasks went above their demands
+ *    (from the second largest: one sample is not a trend),
  *    and at least 1/2^SEN_UTIL_MARGIN_SHIFT of the demand, the growth the
  *    tracker does not believe at once (sen_util_headroom());
  *  - the domain runs at the lowest efficient OPP whose capacity covers its

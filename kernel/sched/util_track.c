@@ -166,16 +166,27 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
  * @n:		number of valid samples (0..SEN_UTIL_HIST)
  * @demand:	the demand computed from them
  *
- * Return: the largest sample minus @demand, 0 if none is above it.
+ * One sample is not a trend: a burst stretched once (an interrupt storm,
+ * a stalled vCPU) already lifts the mean, so the spread is measured from
+ * the second largest sample.
+ *
+ * Return: the second largest sample minus @demand, 0 if it is not above
+ * it or there are fewer than two samples.
  */
 unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand)
 {
-	unsigned int i, top = 0;
+	unsigned int i, top = 0, second = 0;
 
-	for (i = 0; i < n; i++)
-		top = max_t(unsigned int, top, hist[i]);
-	return top > demand ? top - demand : 0;
+	for (i = 0; i < n; i++) {
+		if (hist[i] > top) {
+			second = top;
+			top = hist[i];
+		} else if (hist[i] > second) {
+			second = hist[i];
+		}
+	}
+	return second > demand ? second - demand : 0;
 }
 
 /**

@@ -81,10 +81,13 @@ static void sen_util_demand_steps(struct kunit *test)
 }
 
 /*
- * The spread: how far the samples went above the demand.  Steady at 200:
- * none.  One jittery sample at 220 (demand 205, the mean): 15.  Stepping
- * down from 716 to 102 (demand 409, the mean, after two low samples):
- * 307, the uncertainty the governor covers until the demand settles.
+ * The spread: how far the second largest sample went above the demand.
+ * Steady at 200: none.  One jittery sample at 220 (demand 205, the mean):
+ * none either, one sample is not a trend.  Two at 250 (demand 225, still
+ * within 1/8 of the mean): 250 - 225 = 25.
+ * Stepping down from 716 to 102 (demand 409, the mean, after two low
+ * samples): 307, the uncertainty the governor covers until the demand
+ * settles.
  */
 static void sen_util_spread_of_samples(struct kunit *test)
 {
@@ -94,7 +97,13 @@ static void sen_util_spread_of_samples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, 0, 200), 0U);
 	hist[0] = 220;
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST,
-					      sen_util_demand(hist, SEN_UTIL_HIST, 220)), 15U);
+					      sen_util_demand(hist, SEN_UTIL_HIST, 220)), 0U);
+	hist[0] = 250;
+	hist[1] = 250;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 250), 225U);
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 225), 25U);
+	/* A single sample: no second one, no spread. */
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, 1, 100), 0U);
 	hist[0] = 102;
 	hist[1] = 102;
 	hist[2] = 716;

@@ -28,8 +28,9 @@
  *			weight to the newest
  * @hist:		the last samples (busy / span, capacity units)
  * @demand:		the task's demand, capacity units
- * @spread:		uncertainty of @demand: how far the newest samples went
- *			above it; for a task with no sample yet, all of it
+ * @spread:		uncertainty of @demand: how far the second largest of
+ *			the samples went above it; for a task with no sample
+ *			yet, all of it
  * @spread_contrib:	@spread as added to the CPU while runnable
  * @contrib:		what the task adds to its CPU's utilization now
  * @contrib_cpu:	the CPU holding @contrib, -1 for none

@@ -281,6 +281,15 @@ static inline long se_task_sched_stat(pid_t pid, const char *name)
 	return -1;
 }
 
+/*
+ * A lockdep/KASAN kernel: its overhead stretches every kernel path, so
+ * tests of timing bounds skip there.
+ */
+static inline int se_debug_kernel(void)
+{
+	return access("/proc/lockdep", F_OK) == 0;
+}
+
 /* Write a string to a sysfs/procfs file; 0 or -errno. */
 static inline int se_write(const char *path, const char *val)
 {

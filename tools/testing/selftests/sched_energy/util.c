@@ -42,11 +42,6 @@ static uint64_t runtime_of(pid_t pid)
  * timing bounds say nothing there.  The timing tests skip on it; the
  * workloads of the others still drive the tracker under the checkers.
  */
-static int debug_kernel(void)
-{
-	return access("/proc/lockdep", F_OK) == 0;
-}
-
 static long demand_of(pid_t pid)
 {
 	return se_task_sched_stat(pid, "sen.util.demand");
@@ -273,7 +268,7 @@ TEST_F(steady, settles_at_duty)
 	long med = 0;
 	int attempt, ok;
 
-	if (debug_kernel())
+	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_LE(0, cpu);
 	se_pin(0, other_cpu(cpu, -1));
@@ -349,7 +344,7 @@ TEST(step_up_within_16ms)
 	long level, t, truth;
 	uint64_t sw;
 
-	if (debug_kernel())
+	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_LE(0, cpu);
 	sw = step_run(10, 70, cpu, 600, &s);
@@ -381,7 +376,7 @@ TEST(step_down_within_100ms)
 	long level, t, truth;
 	uint64_t sw;
 
-	if (debug_kernel())
+	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	sw = step_run(70, 10, cpu, 500, &s);
 	ASSERT_NE(0, sw);
@@ -411,7 +406,7 @@ TEST(new_task_within_16ms)
 	uint64_t start;
 	pid_t pid;
 
-	if (debug_kernel())
+	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_NE(MAP_FAILED, t_start);
 	se_pin(0, other_cpu(cpu, -1));
