@@ -458,7 +458,7 @@ static int sen_scratch_alloc(void)
 
 static int sen_policy_start(void)
 {
-	char why[192];
+	char why[SEN_REASON_LEN];
 	int ret;
 
 	if (!sen_model_available(why, sizeof(why))) {

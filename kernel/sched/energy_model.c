@@ -27,8 +27,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#define SEN_REASON_LEN	192
-
 struct sen_model __rcu *sen_model_ptr;
 
 /* Serialises publication, the reason string and debugfs readers. */

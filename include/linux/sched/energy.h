@@ -53,6 +53,8 @@ struct task_struct;
 #define SEN_MAX_OPPS		32
 #define SEN_MAX_IDLE_STATES	8
 #define SEN_IDLE_NAME_LEN	16
+/* Room for the reason a model was refused (sen_model_available()). */
+#define SEN_REASON_LEN		192
 
 /**
  * struct sen_opp - one operating point of a performance domain

@@ -45,20 +45,7 @@ static int set_gov(int cpu, const char *gov)
 
 static long cur_freq(int cpu)
 {
-	char path[128];
-	long f;
-
-	gov_path(path, sizeof(path), cpu, "scaling_cur_freq");
-	return se_read_long(path, &f) ? -1 : f;
-}
-
-static long freq_of(int cpu, const char *file)
-{
-	char path[128];
-	long f;
-
-	gov_path(path, sizeof(path), cpu, file);
-	return se_read_long(path, &f) ? -1 : f;
+	return se_cpufreq(cpu, "scaling_cur_freq");
 }
 
 /* Set a governor on both clusters' policies. */
@@ -99,10 +86,10 @@ FIXTURE_TEARDOWN(gov)
 
 	/* Limits back to the hardware's, whatever a test left. */
 	gov_path(path, sizeof(path), big, "scaling_min_freq");
-	snprintf(v, sizeof(v), "%ld", freq_of(big, "cpuinfo_min_freq"));
+	snprintf(v, sizeof(v), "%ld", se_cpufreq(big, "cpuinfo_min_freq"));
 	se_write(path, v);
 	gov_path(path, sizeof(path), big, "scaling_max_freq");
-	snprintf(v, sizeof(v), "%ld", freq_of(big, "cpuinfo_max_freq"));
+	snprintf(v, sizeof(v), "%ld", se_cpufreq(big, "cpuinfo_max_freq"));
 	se_write(path, v);
 	set_gov(se_first_cpu(1), self->saved_little);
 	set_gov(se_first_cpu(0), self->saved_big);
@@ -172,7 +159,7 @@ TEST_F(gov, selected_and_reads_back)
 TEST_F(gov, small_task_lowest_opp)
 {
 	int l = se_first_cpu(1), i, w, at_min, best = 0;
-	long min = freq_of(l, "cpuinfo_min_freq");
+	long min = se_cpufreq(l, "cpuinfo_min_freq");
 	pid_t pid;
 
 	/* There, kernel threads and interrupts alone lift the LITTLE cluster. */
@@ -196,63 +183,29 @@ TEST_F(gov, small_task_lowest_opp)
 	EXPECT_LE(85, best);
 }
 
-/* The CLOCK_MONOTONIC time the periodic task switched from d1 to d2. */
-struct step {
-	uint64_t t_switch;
-};
-
-static pid_t step_task(int d1, int d2, int ms1, int cpu, struct step *st)
+/*
+ * ms from a 10% -> 70% step on @big until the big domain leaves its lowest
+ * OPP, -1: not within 500 ms.  @t_switch is shared memory.
+ */
+static long step_delay_ms(int big, uint64_t *t_switch)
 {
-	pid_t pid = fork();
-
-	if (pid)
-		return pid;
-	se_pin(0, cpu);
-	{
-		uint64_t period = PERIOD_US * 1000ULL, next = se_now_ns();
-		uint64_t end1 = next + ms1 * 1000000ULL;
-
-		for (;;) {
-			int d = next < end1 ? d1 : d2;
-			struct timespec ts;
-
-			if (d == d2 && !st->t_switch)
-				__atomic_store_n(&st->t_switch, next, __ATOMIC_RELEASE);
-			while (se_now_ns() < next + period * d / 100)
-				;
-			next += period;
-			ts.tv_sec = next / 1000000000ULL;
-			ts.tv_nsec = next % 1000000000ULL;
-			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		}
-	}
-}
-
-/* ms from the step until the big domain leaves its lowest OPP, -1: never. */
-static long step_delay_ms(int big, struct step *st)
-{
-	long min = freq_of(big, "cpuinfo_min_freq");
-	uint64_t sw, t;
+	long min = se_cpufreq(big, "cpuinfo_min_freq"), res = -1;
+	uint64_t sw, t, give_up = se_now_ns() + 2000000000ULL;
 	pid_t pid;
-	long res = -1;
-	int i;
 
-	st->t_switch = 0;
+	*t_switch = 0;
 	se_pin(0, se_first_cpu(1));
-	pid = step_task(10, 70, 400, big, st);
+	pid = se_duty_task(10, 70, 400, PERIOD_US, big, t_switch);
 	if (pid < 0)
 		return -2;
-	for (i = 0; i < 2000000; i++) {
-		t = se_now_ns();
-		sw = __atomic_load_n(&st->t_switch, __ATOMIC_ACQUIRE);
-		if (sw && cur_freq(big) > min) {
+	/* Before the step the frequency is sampled, not judged. */
+	while (!(sw = __atomic_load_n(t_switch, __ATOMIC_ACQUIRE)) && se_now_ns() < give_up)
+		cur_freq(big);
+	while (sw && (t = se_now_ns()) < sw + 500000000ULL) {
+		if (cur_freq(big) > min) {
 			res = (long)((t - sw) / 1000000);
 			break;
 		}
-		if (!sw && cur_freq(big) > min)
-			continue;	/* before the step: sampled, not judged */
-		if (sw && t > sw + 500000000ULL)
-			break;
 	}
 	se_kill(pid);
 	return res;
@@ -264,8 +217,8 @@ static long step_delay_ms(int big, struct step *st)
  */
 TEST_F(gov, step_raises_big_opp)
 {
-	struct step *st = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	uint64_t *st = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	int big = se_first_cpu(0), i;
 	long best = -1, d, su;
 
@@ -313,7 +266,7 @@ static int set_uclamp_min(pid_t pid, unsigned int min)
 TEST_F(gov, uclamp_min_floor)
 {
 	int l = se_first_cpu(1), i, at_max = 0;
-	long max = freq_of(l, "cpuinfo_max_freq");
+	long max = se_cpufreq(l, "cpuinfo_max_freq");
 	pid_t pid;
 
 	ASSERT_EQ(0, se_pin(0, se_first_cpu(0)));
@@ -339,7 +292,7 @@ TEST_F(gov, uclamp_min_floor)
 TEST_F(gov, limits_honoured)
 {
 	int big = se_first_cpu(0), i, above = 0, below = 0;
-	long min = freq_of(big, "cpuinfo_min_freq"), max = freq_of(big, "cpuinfo_max_freq");
+	long min = se_cpufreq(big, "cpuinfo_min_freq"), max = se_cpufreq(big, "cpuinfo_max_freq");
 	char path[128], v[32];
 	long cap_to;
 	pid_t pid;
@@ -395,7 +348,7 @@ TEST_F(gov, switch_under_load)
 	}
 	ASSERT_EQ(0, set_all("performance"));
 	se_sleep_ms(50);
-	EXPECT_EQ(freq_of(b, "cpuinfo_max_freq"), cur_freq(b));
+	EXPECT_EQ(se_cpufreq(b, "cpuinfo_max_freq"), cur_freq(b));
 	ASSERT_EQ(0, set_all(GOV));
 	for (i = 0; i < 4; i++) {
 		alive += !kill(load[i], 0);
@@ -437,8 +390,8 @@ TEST_F(gov, requests_traced)
 		fields += q && sscanf(q, " why=%15s", why) == 1;
 		ASSERT_EQ(6, fields) TH_LOG("%s", line);
 		n++;
-		EXPECT_LE(freq_of(cpu, "cpuinfo_min_freq"), freq);
-		EXPECT_GE(freq_of(cpu, "cpuinfo_max_freq"), freq);
+		EXPECT_LE(se_cpufreq(cpu, "cpuinfo_min_freq"), freq);
+		EXPECT_GE(se_cpufreq(cpu, "cpuinfo_max_freq"), freq);
 		EXPECT_LE(0, opp);
 		up += !strcmp(why, "up");
 		down += !strcmp(why, "down");

@@ -30,11 +30,7 @@
 
 static long cur_freq(int cpu)
 {
-	char path[128];
-	long f;
-
-	snprintf(path, sizeof(path), SYS_CPU "/cpu%d/cpufreq/scaling_cur_freq", cpu);
-	return se_read_long(path, &f) ? -1 : f;
+	return se_cpufreq(cpu, "scaling_cur_freq");
 }
 
 static int cmp_long(const void *a, const void *b)

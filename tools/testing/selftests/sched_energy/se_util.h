@@ -246,6 +246,65 @@ static inline int se_pin(pid_t pid, int cpu)
 	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
+/* CPU time this thread has run, ns: what the scheduler accounts. */
+static inline uint64_t se_thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/*
+ * Fork a task at period_us that runs @d1 percent of every period until
+ * @switch_ms, then @d2 percent; with @t_switch (shared memory), it stores
+ * the time its first @d2 burst started (CLOCK_MONOTONIC ns) there.  Its
+ * bursts are measured in its own CPU time, so a late timer wakeup or a
+ * preempted vCPU on the emulator does not change how much it runs: its
+ * utilization is the duty cycle the test expects.  cpu >= 0 pins it.
+ */
+static inline pid_t se_duty_task(int d1, int d2, int switch_ms, unsigned int period_us,
+				 int cpu, uint64_t *t_switch)
+{
+	pid_t pid = fork();
+	uint64_t period = period_us * 1000ULL, next, end, start;
+	int duty = d1;
+
+	if (pid)
+		return pid;
+	if (cpu >= 0)
+		se_pin(0, cpu);
+	next = se_now_ns();
+	end = next + switch_ms * 1000000ULL;
+	for (;;) {
+		struct timespec ts;
+
+		if (duty != d2 && next >= end) {
+			duty = d2;
+			/* the step: when the first longer/shorter burst starts */
+			if (t_switch)
+				__atomic_store_n(t_switch, se_now_ns(), __ATOMIC_RELEASE);
+		}
+		start = se_thread_ns();
+		while (se_thread_ns() < start + period * duty / 100)
+			;
+		next += period;
+		ts.tv_sec = next / 1000000000ULL;
+		ts.tv_nsec = next % 1000000000ULL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
+}
+
+/* A number of a CPU's cpufreq directory (scaling_cur_freq, ...), or -1. */
+static inline long se_cpufreq(int cpu, const char *file)
+{
+	char path[128];
+	long f;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu, file);
+	return se_read_long(path, &f) ? -1 : f;
+}
+
 /* The CPU a task last ran on (field 39 of /proc/PID/stat), or -1. */
 static inline int se_task_cpu(pid_t pid)
 {

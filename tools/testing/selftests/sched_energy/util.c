@@ -72,52 +72,10 @@ static int other_cpu(int a, int b)
 	return -1;
 }
 
-/* CPU time this thread has run, ns: what the scheduler accounts. */
-static uint64_t thread_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/*
- * A task at PERIOD_US that runs @d1 percent of every period until
- * @switch_ms, then @d2 percent; with @t_switch, it stores the time its
- * first @d2 burst started (CLOCK_MONOTONIC ns) there.  Its bursts are measured
- * in its own CPU time, so a late timer wakeup or a preempted vCPU on the
- * emulator does not change how much it runs: its utilization is the duty
- * cycle the test expects.
- */
+/* A d1% -> d2% task at PERIOD_US: see se_duty_task(). */
 static pid_t duty_task(int d1, int d2, int switch_ms, int cpu, uint64_t *t_switch)
 {
-	pid_t pid = fork();
-	uint64_t period = PERIOD_US * 1000ULL, next, end, start;
-	int duty = d1;
-
-	if (pid)
-		return pid;
-	if (cpu >= 0)
-		se_pin(0, cpu);
-	next = se_now_ns();
-	end = next + switch_ms * 1000000ULL;
-	for (;;) {
-		struct timespec ts;
-
-		if (duty != d2 && next >= end) {
-			duty = d2;
-			/* the step: when the first longer/shorter burst starts */
-			if (t_switch)
-				__atomic_store_n(t_switch, se_now_ns(), __ATOMIC_RELEASE);
-		}
-		start = thread_ns();
-		while (thread_ns() < start + period * duty / 100)
-			;
-		next += period;
-		ts.tv_sec = next / 1000000000ULL;
-		ts.tv_nsec = next % 1000000000ULL;
-		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-	}
+	return se_duty_task(d1, d2, switch_ms, PERIOD_US, cpu, t_switch);
 }
 
 struct series {
@@ -307,10 +265,6 @@ TEST_F(steady, settles_at_duty)
 }
 
 /*
- * 10% -> 70% recognised (within 10% of what the task then runs) within
- * 16 ms; PELT's time to the same level logged.
- */
-/*
  * Run a task stepping from @d1 to @d2 percent on @cpu (after 400 ms) and
  * sample it for @ms from 300 ms on.  Return: when its first @d2 burst
  * started (CLOCK_MONOTONIC ns), 0 if there was no step.
@@ -337,27 +291,43 @@ static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s)
 	return sw;
 }
 
-TEST(step_up_within_16ms)
+/*
+ * A d1% -> d2% step on the first big CPU: ms from the step until the
+ * demand crosses level_pct% of what the task runs once settled (200 ms
+ * after the step), -1 if never; PELT's util_avg and util_est for the same
+ * run are logged next to it.
+ */
+static long step_response(struct __test_metadata *_metadata, int d1, int d2,
+			  int run_ms, int level_pct)
 {
 	static struct series s;
-	int cpu = se_first_cpu(0);
+	int cpu = se_first_cpu(0), up = d2 > d1;
 	long level, t, truth;
 	uint64_t sw;
 
-	if (se_debug_kernel())
-		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_LE(0, cpu);
-	sw = step_run(10, 70, cpu, 600, &s);
+	sw = step_run(d1, d2, cpu, run_ms, &s);
 	ASSERT_NE(0, sw) TH_LOG("the task never switched");
-	/* the new level: what it ran from 200 ms after the switch on */
 	truth = ran(&s, index_at(&s, sw + 200000000ULL));
 	ASSERT_LT(0, truth);
-	level = truth * 90 / 100;
-	t = first_time_ms(&s, s.demand, sw, level, 1);
-	TH_LOG("10%%->70%% on cpu%d: ran %ld, demand >= %ld after %ld ms", cpu, truth, level, t);
-	TH_LOG("10%%->70%% on cpu%d: util_avg after %ld ms, util_est after %ld ms (-1: > %d ms)",
-	       cpu, first_time_ms(&s, s.util_avg, sw, level, 1),
-	       first_time_ms(&s, s.util_est, sw, level, 1), s.n);
+	level = truth * level_pct / 100;
+	t = first_time_ms(&s, s.demand, sw, level, up);
+	TH_LOG("%d%%->%d%% on cpu%d: ran %ld, demand %s %ld after %ld ms",
+	       d1, d2, cpu, truth, up ? ">=" : "<=", level, t);
+	TH_LOG("%d%%->%d%% on cpu%d: util_avg after %ld ms, util_est after %ld ms (-1: > %d ms)",
+	       d1, d2, cpu, first_time_ms(&s, s.util_avg, sw, level, up),
+	       first_time_ms(&s, s.util_est, sw, level, up), s.n);
+	return t;
+}
+
+/* 10% -> 70% recognised (within 10% of what the task then runs) within 16 ms. */
+TEST(step_up_within_16ms)
+{
+	long t;
+
+	if (se_debug_kernel())
+		SKIP(return, "timing bounds need a non-debug kernel");
+	t = step_response(_metadata, 10, 70, 600, 90);
 	ASSERT_LE(0, t);
 	EXPECT_GE(16, t);
 }
@@ -371,23 +341,11 @@ TEST(step_up_within_16ms)
  */
 TEST(step_down_within_100ms)
 {
-	static struct series s;
-	int cpu = se_first_cpu(0);
-	long level, t, truth;
-	uint64_t sw;
+	long t;
 
 	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
-	sw = step_run(70, 10, cpu, 500, &s);
-	ASSERT_NE(0, sw);
-	truth = ran(&s, index_at(&s, sw + 200000000ULL));
-	ASSERT_LT(0, truth);
-	level = truth * 125 / 100;
-	t = first_time_ms(&s, s.demand, sw, level, 0);
-	TH_LOG("70%%->10%% on cpu%d: ran %ld, demand <= %ld after %ld ms", cpu, truth, level, t);
-	TH_LOG("70%%->10%% on cpu%d: util_avg after %ld ms, util_est after %ld ms (-1: > %d ms)",
-	       cpu, first_time_ms(&s, s.util_avg, sw, level, 0),
-	       first_time_ms(&s, s.util_est, sw, level, 0), s.n);
+	t = step_response(_metadata, 70, 10, 500, 125);
 	ASSERT_LE(0, t);
 	EXPECT_GE(100, t);
 }
