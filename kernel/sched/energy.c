@@ -37,11 +37,28 @@
  * thermal capping and the cost of a migration (cache refill) are
  * not modelled, the last one being why prev_cpu is kept unless another
  * CPU saves more than 1/16 of its energy.
+ *
+ * The tipping point.  Utilization only predicts energy while tasks get
+ * the CPU time they want: once tasks queue for CPUs, a task's utilization
+ * is its share, not its demand, and the estimates mean nothing.  That is
+ * judged per domain, not for the whole system as mainline's overutilized
+ * flag does: a domain tips when its CPUs together are above 80% of their
+ * capacity *and* it has more runnable fair tasks than CPUs (so one heavy
+ * task alone on a big CPU, which gets all it asks for, tips nothing).  It
+ * must stay so for SEN_TIP_NS (a tick) before the domain tips, and fall
+ * below 60% or to no more tasks than CPUs for SEN_UNTIP_NS (two tracker
+ * windows, the time the tracker needs to see a drop) before it untips, so
+ * short spikes do not flap it.  Every decision that snapshots a domain
+ * and the balancer's tick (energy_balance.c) feed it.  A wakeup whose
+ * prev_cpu is in a tipped domain goes to the classic path, CPUs of a
+ * tipped domain are no candidates, and in a sched domain that spans a
+ * tipped one the classic load balancer runs unchanged.
  */
 #include <linux/capability.h>
 #include <linux/cpuidle.h>
 #include <linux/debugfs.h>
 #include <linux/sched/cputime.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/energy.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -51,12 +68,24 @@
 
 #include <trace/events/sched_energy.h>
 
-/* Candidates kept per domain: prev_cpu, pack, spare, shallowest idle. */
-#define SEN_CANDS_PER_DOM	4
+/*
+ * Candidates kept per domain: prev_cpu, pack, spare, shallowest idle, and
+ * the one destination a balancer asks about.
+ */
+#define SEN_CANDS_PER_DOM	5
+/*
+ * How long a domain must be above (below) its tipping point to (un)tip,
+ * judged on observations no further apart than SEN_TIP_GAP_NS (a busy
+ * domain is looked at every tick), and at most once per SEN_TIP_EVAL_NS.
+ */
+#define SEN_TIP_NS		(4 * NSEC_PER_MSEC)
+#define SEN_TIP_GAP_NS		(2 * TICK_NSEC)
+#define SEN_TIP_EVAL_NS		NSEC_PER_MSEC
+#define SEN_UNTIP_NS		(16 * NSEC_PER_MSEC)
 /* Demand assumed for a task with no history (a new task at fork). */
 #define SEN_NEW_TASK_UTIL	(SCHED_CAPACITY_SCALE / 8)
 /* Room for the decision trace's candidate list. */
-#define SEN_TRACE_LEN		128
+#define SEN_TRACE_LEN		SEN_CAND_LEN
 
 DEFINE_STATIC_KEY_FALSE(sen_policy_key);
 
@@ -103,6 +132,21 @@ struct sen_stats {
 };
 
 static DEFINE_PER_CPU(struct sen_stats, sen_stats);
+
+/*
+ * Tipping-point state of one domain, kept in the per-CPU slot of the
+ * domain's first CPU.  Updated by whoever gets @lock (a trylock: a busy
+ * lock means someone else is judging the same domain right now).
+ */
+struct sen_tip {
+	raw_spinlock_t lock;
+	u64 since;		/* the other side's condition holds since, 0: no */
+	u64 last;		/* the last observation */
+	bool tipped;
+	unsigned long flips;
+};
+
+static DEFINE_PER_CPU(struct sen_tip, sen_tip);
 
 /**
  * sen_policy_wanted() - does sched-energy own energy-aware placement
@@ -230,6 +274,12 @@ struct sen_pick {
 	int best_cpu;
 	s64 best_delta;
 	s64 prev_delta;			/* S64_MAX: prev_cpu not weighed */
+	int target;			/* a balancer's destination, or -1 */
+	bool balance;			/* weigh prev_cpu even if overfull */
+	long prev_room;			/* balance: room left on prev_cpu */
+	long roomy_room;		/* with the task, and on the roomiest */
+	int roomy;			/* other CPU: where it fits best */
+	bool prev_fits;
 	char *trace;			/* NULL when the event is off */
 	int trace_len;
 };
@@ -250,13 +300,64 @@ static void sen_trace_cand(struct sen_pick *pk, int cpu, s64 delta)
 				   div_s64(delta, SCHED_CAPACITY_SCALE));
 }
 
-/* Snapshot one domain's CPUs; false if one of them is overutilized. */
+static struct sen_tip *sen_domain_tip(const struct sen_domain *d)
+{
+	return per_cpu_ptr(&sen_tip, cpumask_first(&d->cpus));
+}
+
+/*
+ * Feed a domain's tipping point: @util summed over @nr active CPUs of
+ * capacity @cap each, @tasks runnable fair tasks on them.
+ */
+static void sen_tip_note(const struct sen_domain *d, unsigned long util,
+			 unsigned int nr, unsigned long cap, unsigned int tasks)
+{
+	struct sen_tip *t = sen_domain_tip(d);
+	unsigned long total = cap * nr;
+	bool cross;
+	u64 now;
+
+	if (!nr || !raw_spin_trylock(&t->lock))
+		return;
+	if (t->tipped)
+		cross = util * 10 < total * 6 || tasks <= nr;
+	else
+		cross = util * 1280 > total * 1024 && tasks > nr;
+	now = local_clock();
+	/* Unobserved for a while: what happened meanwhile is not known. */
+	if (!cross || (s64)(now - t->last) > SEN_TIP_GAP_NS) {
+		t->since = cross ? now : 0;
+	} else if (!t->since) {
+		t->since = now;
+	} else if ((s64)(now - t->since) >=
+		   (t->tipped ? SEN_UNTIP_NS : SEN_TIP_NS)) {
+		t->tipped = !t->tipped;
+		t->since = 0;
+		t->flips++;
+		trace_sen_tipping(cpumask_first(&d->cpus), util, total, tasks,
+				  t->tipped);
+	}
+	t->last = now;
+	raw_spin_unlock(&t->lock);
+}
+
+static bool sen_domain_tipped(const struct sen_domain *d)
+{
+	return READ_ONCE(sen_domain_tip(d)->tipped);
+}
+
+/*
+ * Snapshot one domain's CPUs, feed its tipping point, and pick its
+ * candidates (none if it is tipped).  False if it holds prev_cpu and is
+ * tipped: the decision is the classic path's.
+ */
 static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			 struct sen_scratch *sc, unsigned int *nr, int *cand)
 {
-	unsigned long cap = d->opp[d->nr_opps - 1].cap;
-	unsigned int n = 0, lat, best_lat = UINT_MAX;
+	unsigned long cap = d->opp[d->nr_opps - 1].cap, sum = 0;
+	unsigned int n = 0, lat, best_lat = UINT_MAX, tasks = 0;
 	int cpu, pack = -1, spare = -1, idle = -1;
+	bool has_prev = false;
 
 	for_each_cpu_and(cpu, &d->cpus, pk->span) {
 		struct cpuidle_state *st;
@@ -265,19 +366,34 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		if (!cpu_active(cpu))
 			continue;
 		u = sen_cpu_util(cpu);
+		sum += u;
+		tasks += READ_ONCE(cpu_rq(cpu)->cfs.h_nr_running);
 		if (cpu == pk->held_cpu)
 			u -= min(u, pk->held);
-		if (!sen_fits(u, cap))
-			return false;
 		sc->util[n] = u;
 		sc->cpu[n] = cpu;
+		if (cpu == pk->target)
+			cand[4] = n;
+		if (cpu == pk->prev_cpu)
+			has_prev = true;
 		if (cpumask_test_cpu(cpu, pk->p->cpus_ptr)) {
+			long room = (long)cap - (long)(u + pk->util);
+
+			if (cpu == pk->prev_cpu) {
+				pk->prev_room = room;
+				pk->prev_fits = sen_fits(u + pk->util, cap);
+			} else if ((pk->target < 0 || cpu == pk->target) &&
+				 (pk->roomy < 0 || room > pk->roomy_room)) {
+				pk->roomy = cpu;
+				pk->roomy_room = room;
+			}
 			if (cpu == pk->prev_cpu)
 				cand[0] = n;
 			if (sen_fits(u + pk->util, cap) &&
 			    (pack < 0 || u > sc->util[pack]))
 				pack = n;
-			if (spare < 0 || u < sc->util[spare])
+			if (sen_fits(u, cap) &&
+			    (spare < 0 || u < sc->util[spare]))
 				spare = n;
 			if (available_idle_cpu(cpu)) {
 				st = idle_get_state(cpu_rq(cpu));
@@ -291,19 +407,27 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		}
 		n++;
 	}
+	*nr = n;
+	sen_tip_note(d, sum, n, cap, tasks);
+	if (sen_domain_tipped(d)) {
+		if (pk->roomy >= 0 && cpumask_test_cpu(pk->roomy, &d->cpus))
+			pk->roomy = -1;
+		cand[0] = -1;
+		cand[4] = -1;
+		return !has_prev;
+	}
 	cand[1] = pack;
 	cand[2] = spare;
 	cand[3] = idle;
-	*nr = n;
 	return true;
 }
 
-/* Weigh the candidates of one domain; false if the system is overutilized. */
+/* Weigh the candidates of one domain; false if prev_cpu's domain tipped. */
 static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 			     struct sen_scratch *sc)
 {
 	unsigned long cap = d->opp[d->nr_opps - 1].cap;
-	int cand[SEN_CANDS_PER_DOM] = { -1, -1, -1, -1 };
+	int cand[SEN_CANDS_PER_DOM] = { -1, -1, -1, -1, -1 };
 	unsigned int nr, i, j;
 	u64 base;
 
@@ -316,7 +440,14 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 		int c = cand[i];
 		s64 delta;
 
-		if (c < 0 || !sen_fits(sc->util[c] + pk->util, cap))
+		if (c < 0)
+			continue;
+		if (pk->target >= 0 && sc->cpu[c] != pk->target &&
+		    sc->cpu[c] != pk->prev_cpu)
+			continue;
+		/* A balancer weighs where the task is, full or not. */
+		if (!(pk->balance && sc->cpu[c] == pk->prev_cpu) &&
+		    !sen_fits(sc->util[c] + pk->util, cap))
 			continue;
 		for (j = 0; j < i && cand[j] != c; j++)
 			;
@@ -333,6 +464,172 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 		}
 	}
 	return true;
+}
+
+/* The task's demand and the period to price it over. */
+static void sen_pick_task(struct sen_pick *pk, struct task_struct *p)
+{
+	u64 cycle;
+
+	pk->p = p;
+	pk->util = sen_task_util(p);
+	if (!pk->util && !READ_ONCE(p->sen_util.nr_hist))
+		pk->util = SEN_NEW_TASK_UTIL;
+	cycle = READ_ONCE(p->sen_util.last_cycle);
+	pk->period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
+						8 * SEN_UTIL_WINDOW_NS) :
+					2 * SEN_UTIL_WINDOW_NS, NSEC_PER_USEC);
+}
+
+/* Weigh every domain; the reason when the classic path must decide. */
+static int sen_pick_weigh(struct sen_pick *pk, const struct sen_model *m,
+			  struct sen_scratch *sc)
+{
+	unsigned int i;
+
+	for (i = 0; i < m->nr_domains; i++) {
+		if (!sen_weigh_domain(pk, &m->dom[i], sc)) {
+			pk->trace_len = 0;	/* weighed in part only */
+			return SEN_WHY_OVERUTIL;
+		}
+	}
+	return pk->best_cpu < 0 ? SEN_WHY_NOFIT : SEN_WHY_ENERGY;
+}
+
+/**
+ * sen_balance_pick() - where moving a queued or running task saves energy
+ * @p:		a fair task on @cpu's runqueue
+ * @cpu:	its CPU
+ * @target:	the one destination to weigh, or -1 to weigh them all
+ * @mv:		filled with the cheapest CPU, what moving there saves and
+ *		what the task costs on @cpu, and the candidates weighed
+ *
+ * The load balancer's question (energy_balance.c).  Unlike a wakeup, the
+ * task's own CPU is weighed even when it is too full for the task; and
+ * when it is (less than 20% of it left with the task on it) and no other
+ * CPU both fits and costs less, the answer is the allowed CPU that leaves
+ * the task the most room, if that is more room than it has now (@mv->fit:
+ * a move for capacity, not energy).
+ *
+ * Context: @cpu's rq locked, interrupts off; no allocation, no sleeping.
+ * Return: false if there is no answer: no model, @cpu's domain above its
+ * tipping point, or no candidate.
+ */
+bool sen_balance_pick(struct task_struct *p, int cpu, int target,
+		      struct sen_move *mv)
+{
+	struct sen_pick pk = {
+		.prev_cpu = cpu, .best_cpu = -1, .prev_delta = S64_MAX,
+		.held_cpu = -1, .target = target, .balance = true,
+		.trace = mv->cand, .roomy = -1,
+	};
+	const struct sen_model *m;
+	struct sen_scratch *sc;
+	int why;
+
+	sen_pick_task(&pk, p);
+	mv->cand[0] = '\0';
+	m = sen_model_rcu();
+	sc = this_cpu_ptr(&sen_scratch);
+	/* Pairs with the release in sen_scratch_alloc(), as above. */
+	if (!m || !smp_load_acquire(&sc->util))
+		return false;
+	pk.held = sen_task_contrib(p, &pk.held_cpu);
+	pk.span = cpu_rq(cpu)->rd->span;
+	mv->fit = false;
+	why = sen_pick_weigh(&pk, m, sc);
+	if (why == SEN_WHY_OVERUTIL)
+		return false;
+	/*
+	 * The task no longer fits where it is (it shares its CPU, or it
+	 * grew): it goes where it fits best if that leaves it more room,
+	 * whatever the energy; a fitting CPU has been weighed already.
+	 */
+	if (!pk.prev_fits && (pk.best_cpu < 0 || pk.best_cpu == cpu) &&
+	    pk.roomy >= 0 && pk.roomy_room > pk.prev_room) {
+		mv->dst = pk.roomy;
+		mv->fit = true;
+		pk.trace_len += scnprintf(mv->cand + pk.trace_len,
+					  SEN_CAND_LEN - pk.trace_len, "%sfit:%d",
+					  pk.trace_len ? "," : "", pk.roomy);
+		mv->cost = 0;
+		mv->saving = 0;
+		return true;
+	}
+	if (why != SEN_WHY_ENERGY || pk.prev_delta == S64_MAX)
+		return false;
+	mv->dst = pk.best_cpu;
+	mv->cost = pk.prev_delta;
+	mv->saving = pk.prev_delta - pk.best_delta;
+	return true;
+}
+
+/**
+ * sen_tip_check() - feed the tipping point of a CPU's domain
+ * @cpu:	the CPU
+ *
+ * The balancer's tick calls this on every tick of a busy CPU, so that a
+ * busy domain is watched even when nothing in it wakes up (tasks that
+ * never sleep); a domain looked at less than SEN_TIP_EVAL_NS ago is not
+ * summed again.
+ *
+ * Context: any; reads the tracker's signals without locks.
+ * Return: true if @cpu's domain is above its tipping point.
+ */
+bool sen_tip_check(int cpu)
+{
+	const struct sen_model *m;
+	const struct sen_domain *d;
+	unsigned long sum = 0;
+	unsigned int n = 0, tasks = 0;
+	bool tipped = false;
+	int c;
+
+	rcu_read_lock();
+	m = sen_model_rcu();
+	d = m ? sen_cpu_domain(m, cpu) : NULL;
+	if (d && (s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) <
+		 SEN_TIP_EVAL_NS) {
+		tipped = sen_domain_tipped(d);
+	} else if (d && d->nr_opps) {
+		for_each_cpu_and(c, &d->cpus, cpu_active_mask) {
+			sum += sen_cpu_util(c);
+			tasks += READ_ONCE(cpu_rq(c)->cfs.h_nr_running);
+			n++;
+		}
+		sen_tip_note(d, sum, n, d->opp[d->nr_opps - 1].cap, tasks);
+		tipped = sen_domain_tipped(d);
+	}
+	rcu_read_unlock();
+	return tipped;
+}
+
+/**
+ * sen_lb_classic() - must the classic load balancer run in a sched domain
+ * @span:	the sched domain's CPUs
+ *
+ * Called by find_busiest_group() while the policy is on: below every
+ * tipping point, moves are the energy-aware balancer's (and misfit
+ * tasks', which find_busiest_group() handles first, as under mainline EAS).
+ *
+ * Return: true if a performance domain with CPUs in @span is tipped, or
+ * if there is no model.
+ */
+bool sen_lb_classic(const struct cpumask *span)
+{
+	const struct sen_model *m;
+	bool classic = false;
+	unsigned int i;
+
+	rcu_read_lock();
+	m = sen_model_rcu();
+	if (!m)
+		classic = true;
+	for (i = 0; m && i < m->nr_domains && !classic; i++)
+		classic = cpumask_intersects(&m->dom[i].cpus, span) &&
+			  sen_domain_tipped(&m->dom[i]);
+	rcu_read_unlock();
+	return classic;
 }
 
 static int sen_kind(int wake_flags)
@@ -359,29 +656,21 @@ static int sen_kind(int wake_flags)
  *
  * Context: p->pi_lock held, interrupts off; no allocation, no sleeping.
  * Return: the CPU, or -1 for the classic path: no model, no allowed CPU
- * the task fits on with 20% to spare, or some CPU already above 80% of
- * its capacity (the system is overutilized).
+ * the task fits on with 20% to spare, or prev_cpu's domain above its
+ * tipping point.
  */
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 {
 	struct sen_pick pk = {
-		.p = p, .prev_cpu = prev_cpu, .best_cpu = -1,
-		.prev_delta = S64_MAX, .held_cpu = -1,
+		.prev_cpu = prev_cpu, .best_cpu = -1,
+		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
 	};
 	char trace[SEN_TRACE_LEN];
 	const struct sen_model *m;
 	struct sen_scratch *sc;
 	int kind = sen_kind(wake_flags), why, cpu = -1;
-	unsigned int i;
-	u64 cycle;
 
-	pk.util = sen_task_util(p);
-	if (!pk.util && !READ_ONCE(p->sen_util.nr_hist))
-		pk.util = SEN_NEW_TASK_UTIL;
-	cycle = READ_ONCE(p->sen_util.last_cycle);
-	pk.period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
-					       8 * SEN_UTIL_WINDOW_NS) :
-				       2 * SEN_UTIL_WINDOW_NS, NSEC_PER_USEC);
+	sen_pick_task(&pk, p);
 	if (trace_sen_decision_enabled()) {
 		trace[0] = '\0';
 		pk.trace = trace;
@@ -397,17 +686,11 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	}
 	pk.held = sen_task_contrib(p, &pk.held_cpu);
 	pk.span = this_rq()->rd->span;
-	for (i = 0; i < m->nr_domains; i++) {
-		if (!sen_weigh_domain(&pk, &m->dom[i], sc)) {
-			why = SEN_WHY_OVERUTIL;
-			pk.trace_len = 0;	/* weighed in part only */
-			goto out;
-		}
-	}
-	if (pk.best_cpu < 0) {
-		why = SEN_WHY_NOFIT;
-	} else if (pk.prev_delta != S64_MAX &&
-		   pk.prev_delta - pk.best_delta <= (pk.prev_delta >> 4)) {
+	why = sen_pick_weigh(&pk, m, sc);
+	if (why != SEN_WHY_ENERGY)
+		goto out;
+	if (pk.prev_delta != S64_MAX &&
+	    pk.prev_delta - pk.best_delta <= (pk.prev_delta >> 4)) {
 		cpu = prev_cpu;
 		why = SEN_WHY_PREV;
 	} else {
@@ -529,6 +812,7 @@ static struct ctl_table sen_sysctls[] = {
 static int sen_policy_show(struct seq_file *m, void *unused)
 {
 	unsigned long sum[SEN_NR_STATS] = { };
+	const struct sen_model *model;
 	int cpu, i;
 
 	for_each_possible_cpu(cpu)
@@ -538,6 +822,16 @@ static int sen_policy_show(struct seq_file *m, void *unused)
 	seq_printf(m, "mainline_eas: %d\n", sched_energy_enabled());
 	for (i = 0; i < SEN_NR_STATS; i++)
 		seq_printf(m, "decisions_%s: %lu\n", sen_stat_names[i], sum[i]);
+	rcu_read_lock();
+	model = sen_model_rcu();
+	for (i = 0; model && i < model->nr_domains; i++) {
+		struct sen_tip *t = sen_domain_tip(&model->dom[i]);
+
+		seq_printf(m, "domain%d: cpus=%*pbl tipped=%d flips=%lu\n", i,
+			   cpumask_pr_args(&model->dom[i].cpus),
+			   READ_ONCE(t->tipped), READ_ONCE(t->flips));
+	}
+	rcu_read_unlock();
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sen_policy);
@@ -545,6 +839,10 @@ DEFINE_SHOW_ATTRIBUTE(sen_policy);
 
 static int __init sen_policy_init(void)
 {
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		raw_spin_lock_init(&per_cpu(sen_tip, cpu).lock);
 	register_sysctl_init("kernel", sen_sysctls);
 #ifdef CONFIG_DEBUG_FS
 	debugfs_create_file("policy", 0444, sen_debugfs_dir(), NULL,

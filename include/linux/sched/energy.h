@@ -294,6 +294,33 @@ u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
 		      u64 period_us);
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 
+/* Room for a decision's candidate list ("cpu:delta,..."). */
+#define SEN_CAND_LEN	128
+
+/**
+ * struct sen_move - a move the energy-aware balancer weighs
+ * @dst:	the cheapest CPU for the task (its own CPU included)
+ * @saving:	energy saved by moving there (energy unit as above)
+ * @cost:	energy the task costs where it is
+ * @fit:	the task no longer fits where it is: @dst has more room
+ *		for it, whatever the energy (@saving and @cost are 0)
+ * @cand:	the weighed candidates, as the decision trace lists them
+ */
+struct sen_move {
+	int dst;
+	bool fit;
+	s64 saving;
+	s64 cost;
+	char cand[SEN_CAND_LEN];
+};
+
+bool sen_balance_pick(struct task_struct *p, int cpu, int target,
+		      struct sen_move *mv);
+bool sen_tip_check(int cpu);
+bool sen_lb_classic(const struct cpumask *span);
+void sen_balance_tick(struct rq *rq);
+int sen_balance_newidle(struct rq *this_rq);
+
 #else /* !CONFIG_SCHED_ENERGY */
 
 static inline bool sen_enabled(void) { return false; }
@@ -303,6 +330,10 @@ static inline int sen_select_cpu(struct task_struct *p, int prev_cpu,
 {
 	return -1;
 }
+
+static inline bool sen_lb_classic(const struct cpumask *span) { return true; }
+static inline void sen_balance_tick(struct rq *rq) { }
+static inline int sen_balance_newidle(struct rq *this_rq) { return 0; }
 
 static inline void sen_util_fork(struct task_struct *p) { }
 static inline void sen_util_account(struct rq *rq, struct task_struct *p,

@@ -148,6 +148,77 @@ TRACE_EVENT(sen_decision,
 				       { SEN_WHY_NOMODEL, "nomodel" }))
 );
 
+/*
+ * A domain crossed its tipping point (kernel/sched/energy.c): @util of
+ * its CPUs together against their capacity @cap, with @tasks runnable
+ * fair tasks.  @tipped: 1 above it (the classic paths decide), 0 below.
+ */
+TRACE_EVENT(sen_tipping,
+	    TP_PROTO(int first_cpu, unsigned long util, unsigned long cap,
+		     unsigned int tasks, int tipped),
+	    TP_ARGS(first_cpu, util, cap, tasks, tipped),
+	    TP_STRUCT__entry(__field(int, first_cpu)
+			     __field(unsigned long, util)
+			     __field(unsigned long, cap)
+			     __field(unsigned int, tasks)
+			     __field(int, tipped)),
+	    TP_fast_assign(__entry->first_cpu = first_cpu;
+			   __entry->util = util;
+			   __entry->cap = cap;
+			   __entry->tasks = tasks;
+			   __entry->tipped = tipped;),
+	    TP_printk("domain_cpu=%d util=%lu cap=%lu tasks=%u tipped=%d",
+		      __entry->first_cpu, __entry->util, __entry->cap,
+		      __entry->tasks, __entry->tipped)
+);
+
+#ifndef _SEN_BALANCE_DEFINED
+#define _SEN_BALANCE_DEFINED
+/* The energy-aware balancer's moves (kernel/sched/energy_balance.c). */
+enum sen_balance_kind {
+	SEN_BALANCE_PUSH,	/* the tick moves a task off its CPU */
+	SEN_BALANCE_PULL,	/* a newly idle CPU takes a waiting task */
+};
+#endif
+
+TRACE_DEFINE_ENUM(SEN_BALANCE_PUSH);
+TRACE_DEFINE_ENUM(SEN_BALANCE_PULL);
+
+/*
+ * One move of the energy-aware balancer: @p from @src to @dst, saving
+ * @saving (mean power over the task's period, model unit); @cands as in
+ * sen_decision.  @done is 0 when the task could not be moved after all
+ * (it slept, its affinity changed, a CPU went offline).
+ */
+TRACE_EVENT(sen_balance,
+	    TP_PROTO(struct task_struct *p, int kind, int src, int dst,
+		     s64 saving, const char *cands, int done),
+	    TP_ARGS(p, kind, src, dst, saving, cands, done),
+	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
+			     __field(pid_t, pid)
+			     __field(int, kind)
+			     __field(int, src)
+			     __field(int, dst)
+			     __field(s64, saving)
+			     __string(cands, cands)
+			     __field(int, done)),
+	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
+			   __entry->pid = p->pid;
+			   __entry->kind = kind;
+			   __entry->src = src;
+			   __entry->dst = dst;
+			   __entry->saving = saving;
+			   __assign_str(cands, cands);
+			   __entry->done = done;),
+	    TP_printk("comm=%s pid=%d kind=%s src=%d dst=%d saving=%lld cands=%s done=%d",
+		      __entry->comm, __entry->pid,
+		      __print_symbolic(__entry->kind,
+				       { SEN_BALANCE_PUSH, "push" },
+				       { SEN_BALANCE_PULL, "pull" }),
+		      __entry->src, __entry->dst, __entry->saving,
+		      __get_str(cands), __entry->done)
+);
+
 #ifndef _SEN_FREQ_DEFINED
 #define _SEN_FREQ_DEFINED
 /* Why the governor requested a frequency. */

@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sched-energy: energy-aware load balancing.
+ *
+ * Wakeup placement (energy.c) only helps tasks that wake up.  Two tasks
+ * stacked on one CPU stay stacked until one of them sleeps, and a task
+ * that never sleeps is never placed again.  Mainline EAS has the same
+ * gap: below its overutilized flag its load balancer moves misfit tasks
+ * and nothing else.  This file closes it while the policy is on, below
+ * each domain's tipping point (energy.c):
+ *
+ *  - push, from the scheduler tick of a busy CPU, at most once per
+ *    SEN_BALANCE_NS: of the running task and the longest-waiting ones
+ *    (SEN_BALANCE_SCAN in all), the one whose move saves the most energy
+ *    goes to the cheapest CPU, through a stopper as mainline's active
+ *    balance does (the task may be running).  This covers idle targets
+ *    too, NOHZ-idle ones included: the busy CPU decides, the idle one
+ *    needs no kick;
+ *  - pull, when a CPU is about to go idle (sched_balance_newidle()): a
+ *    task waiting on another CPU of the root domain comes over if that
+ *    saves energy;
+ *  - a task that no longer fits its CPU (less than 20% of the CPU left
+ *    with it, because it grew or shares the CPU) goes, in both, to the
+ *    allowed CPU with the most room for it when that is more room than it
+ *    has, energy or not (sen_balance_pick()); besides,
+ *    a misfit task goes up as under mainline EAS:
+ *    find_busiest_group() handles misfit tasks before it asks
+ *    sen_lb_classic(), and the classic balancer does the rest only in
+ *    sched domains that span a tipped performance domain.
+ *
+ * A move is made when it saves more than 1/8 of what the task costs where
+ * it is: twice the wakeup margin (energy.c), because a balance move
+ * costs more than a wakeup's choice (a stopper preempts the running task,
+ * whose cache is warm) and is judged on signals of a task in the middle
+ * of its span; and since a move must save that much either way, two
+ * estimates closer than that do not bounce a task between two CPUs.
+ *
+ * Cost: one tipping-point check (a sum over the domain's CPUs) and at
+ * most SEN_BALANCE_SCAN decisions (each linear in CPUs + OPPs per domain)
+ * per busy CPU per SEN_BALANCE_NS; a newly idle CPU looks only at CPUs
+ * with two or more runnable fair tasks, without their locks first.  No
+ * allocation; the push work is per CPU.
+ */
+#include <linux/debugfs.h>
+#include <linux/kthread.h>
+#include <linux/sched/clock.h>
+#include <linux/sched/cputime.h>
+#include <linux/sched/energy.h>
+#include <linux/seq_file.h>
+#include <linux/stop_machine.h>
+
+#include "sched.h"
+
+#include <trace/events/sched_energy.h>
+
+/* A busy CPU weighs its tasks at most once per this. */
+#define SEN_BALANCE_NS		(8 * NSEC_PER_MSEC)
+/* Tasks of one runqueue weighed per balance. */
+#define SEN_BALANCE_SCAN	4
+
+/* A push in flight from one CPU: the tick fills it, the stopper runs it. */
+struct sen_push {
+	struct cpu_stop_work work;
+	struct task_struct *p;
+	int dst;
+	bool busy;
+	u64 next;
+	struct sen_move mv;
+};
+
+static DEFINE_PER_CPU(struct sen_push, sen_push);
+
+enum sen_bal_stat {
+	SEN_BAL_PUSH,
+	SEN_BAL_PUSH_FAILED,
+	SEN_BAL_PULL,
+	SEN_BAL_NR,
+};
+
+static const char * const sen_bal_names[SEN_BAL_NR] = {
+	[SEN_BAL_PUSH]		= "pushes",
+	[SEN_BAL_PUSH_FAILED]	= "pushes_failed",
+	[SEN_BAL_PULL]		= "pulls",
+};
+
+struct sen_bal_stats {
+	unsigned long n[SEN_BAL_NR];
+};
+
+static DEFINE_PER_CPU(struct sen_bal_stats, sen_bal_stats);
+
+/*
+ * Worth moving: the task no longer fits where it is and has more room
+ * there, or the move saves more than 1/8 of the task's cost (see above).
+ */
+static bool sen_worth(const struct sen_move *mv, int cpu)
+{
+	return mv->dst != cpu &&
+	       (mv->fit || (mv->saving > 0 && mv->saving > (mv->cost >> 3)));
+}
+
+/* May the balancer take @p, a task that is not running, off @src? */
+static bool sen_can_move(struct rq *src, struct task_struct *p, int dst)
+{
+	lockdep_assert_rq_held(src);
+	if (task_rq(p) != src || !task_on_rq_queued(p) || task_on_cpu(src, p) ||
+	    p->sched_class != &fair_sched_class || is_migration_disabled(p) ||
+	    !cpumask_test_cpu(dst, p->cpus_ptr) || !cpu_active(dst))
+		return false;
+	if ((p->flags & PF_KTHREAD) && kthread_is_per_cpu(p))
+		return false;
+#ifdef CONFIG_CFS_BANDWIDTH
+	if (p->se.cfs_rq->throttle_count)
+		return false;
+#endif
+	return true;
+}
+
+/* Take @p off @src (locked, clock updated) for @dst. */
+static void sen_detach(struct rq *src, struct task_struct *p, int dst)
+{
+	deactivate_task(src, p, DEQUEUE_NOCLOCK);
+	set_task_cpu(p, dst);
+}
+
+/* Queue a detached @p on @dst; interrupts off, no rq lock held. */
+static void sen_attach(struct task_struct *p, int dst)
+{
+	struct rq *rq = cpu_rq(dst);
+	struct rq_flags rf;
+
+	rq_lock(rq, &rf);
+	update_rq_clock(rq);
+	activate_task(rq, p, ENQUEUE_NOCLOCK);
+	check_preempt_curr(rq, p, 0);
+	rq_unlock(rq, &rf);
+}
+
+/*
+ * The stopper of a push, on the task's CPU: the task, running when the
+ * tick chose it, is now preempted and can be moved like a waiting one.
+ * Everything is checked again: it may have slept, moved or changed its
+ * affinity, the target may be going offline, the policy may be off.
+ */
+static int sen_push_stop(void *data)
+{
+	struct sen_push *w = data;
+	struct task_struct *p = w->p;
+	struct rq *src = this_rq();
+	struct rq_flags rf;
+	int done = 0;
+
+	rq_lock_irq(src, &rf);
+	if (sen_enabled() && sen_can_move(src, p, w->dst)) {
+		update_rq_clock(src);
+		sen_detach(src, p, w->dst);
+		done = 1;
+	}
+	rq_unlock(src, &rf);
+	if (done)
+		sen_attach(p, w->dst);
+	local_irq_enable();
+
+	trace_sen_balance(p, SEN_BALANCE_PUSH, cpu_of(src), w->dst,
+			  div_s64(w->mv.saving, SCHED_CAPACITY_SCALE), w->mv.cand,
+			  done);
+	this_cpu_inc(sen_bal_stats.n[done ? SEN_BAL_PUSH : SEN_BAL_PUSH_FAILED]);
+	put_task_struct(p);
+	WRITE_ONCE(w->busy, false);
+	return 0;
+}
+
+/* Could the balancer ever move @p to another CPU? */
+static bool sen_movable(struct task_struct *p)
+{
+	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p) &&
+	       !((p->flags & PF_KTHREAD) && kthread_is_per_cpu(p));
+}
+
+/**
+ * sen_balance_tick() - push a task that costs less energy elsewhere
+ * @rq:		the runqueue of the CPU whose tick this is
+ *
+ * Called by trigger_load_balance() while the policy is on.  Feeds the
+ * tipping point of @rq's domain; then, at most once per SEN_BALANCE_NS,
+ * and only below that tipping point,
+ * weighs the running task and up to SEN_BALANCE_SCAN - 1 waiting ones
+ * (longest waiting first) and pushes the one whose move saves most, if
+ * that is worth a move.
+ *
+ * Context: the tick, interrupts off, @rq not locked.
+ */
+void sen_balance_tick(struct rq *rq)
+{
+	struct sen_push *w = this_cpu_ptr(&sen_push);
+	int cpu = cpu_of(rq), n = 0;
+	struct task_struct *p, *best = NULL;
+	struct sen_move mv;
+	struct rq_flags rf;
+	u64 now = local_clock();
+
+	if (sen_tip_check(cpu) || (s64)(now - w->next) < 0 ||
+	    READ_ONCE(w->busy) || !READ_ONCE(rq->cfs.h_nr_running))
+		return;
+	w->next = now + SEN_BALANCE_NS;
+
+	rq_lock(rq, &rf);
+	list_for_each_entry_reverse(p, &rq->cfs_tasks, se.group_node) {
+		if (++n > SEN_BALANCE_SCAN)
+			break;
+		if (!sen_movable(p) || !sen_balance_pick(p, cpu, -1, &mv) ||
+		    !sen_worth(&mv, cpu))
+			continue;
+		if (!best || (mv.fit && !w->mv.fit) ||
+		    (mv.fit == w->mv.fit && mv.saving > w->mv.saving)) {
+			best = p;
+			w->mv = mv;
+		}
+	}
+	if (best) {
+		get_task_struct(best);
+		w->p = best;
+		w->dst = w->mv.dst;
+		WRITE_ONCE(w->busy, true);
+	}
+	rq_unlock(rq, &rf);
+
+	if (best && !stop_one_cpu_nowait(cpu, sen_push_stop, w, &w->work)) {
+		/* This CPU is going offline: its stopper is parked. */
+		put_task_struct(best);
+		WRITE_ONCE(w->busy, false);
+	}
+}
+
+/**
+ * sen_balance_newidle() - pull a waiting task if that saves energy
+ * @this_rq:	the runqueue of a CPU about to go idle
+ *
+ * Called by sched_balance_newidle() while the policy is on, before the
+ * classic balancer (which then moves misfit tasks, and other tasks in
+ * tipped domains).  Looks at the other CPUs of the root domain that have
+ * two or more runnable fair tasks, and takes the first waiting task whose
+ * move here saves more than 1/8 of its cost.
+ *
+ * Context: interrupts off, @this_rq not locked (the caller dropped it).
+ * Return: 1 if a task was pulled, else 0.
+ */
+int sen_balance_newidle(struct rq *this_rq)
+{
+	int this_cpu = cpu_of(this_rq), cpu, n;
+	struct task_struct *p, *pulled;
+	struct sen_move mv;
+	struct rq_flags rf;
+
+	if (sen_tip_check(this_cpu))
+		return 0;
+	for_each_cpu(cpu, this_rq->rd->span) {
+		struct rq *src = cpu_rq(cpu);
+
+		if (cpu == this_cpu || READ_ONCE(src->cfs.h_nr_running) < 2)
+			continue;
+		pulled = NULL;
+		n = 0;
+		rq_lock(src, &rf);
+		list_for_each_entry_reverse(p, &src->cfs_tasks, se.group_node) {
+			if (++n > SEN_BALANCE_SCAN)
+				break;
+			if (!sen_can_move(src, p, this_cpu) ||
+			    !sen_balance_pick(p, cpu, this_cpu, &mv) ||
+			    !sen_worth(&mv, cpu))
+				continue;
+			update_rq_clock(src);
+			sen_detach(src, p, this_cpu);
+			trace_sen_balance(p, SEN_BALANCE_PULL, cpu, this_cpu,
+					  div_s64(mv.saving, SCHED_CAPACITY_SCALE),
+					  mv.cand, 1);
+			pulled = p;
+			break;
+		}
+		rq_unlock(src, &rf);
+		if (pulled) {
+			sen_attach(pulled, this_cpu);
+			__this_cpu_inc(sen_bal_stats.n[SEN_BAL_PULL]);
+			return 1;
+		}
+		if (READ_ONCE(this_rq->nr_running) || READ_ONCE(this_rq->ttwu_pending))
+			break;
+	}
+	return 0;
+}
+
+#ifdef CONFIG_DEBUG_FS
+static int sen_balance_show(struct seq_file *m, void *unused)
+{
+	unsigned long sum[SEN_BAL_NR] = { };
+	int cpu, i;
+
+	for_each_possible_cpu(cpu)
+		for (i = 0; i < SEN_BAL_NR; i++)
+			sum[i] += per_cpu(sen_bal_stats, cpu).n[i];
+	for (i = 0; i < SEN_BAL_NR; i++)
+		seq_printf(m, "%s: %lu\n", sen_bal_names[i], sum[i]);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(sen_balance);
+
+static int __init sen_balance_debugfs_init(void)
+{
+	debugfs_create_file("balance", 0444, sen_debugfs_dir(), NULL,
+			    &sen_balance_fops);
+	return 0;
+}
+late_initcall(sen_balance_debugfs_init);
+#endif

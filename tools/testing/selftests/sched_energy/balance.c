@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The sched-energy load balancer and its per-domain tipping point, with
+ * kernel.sched_energy=1:
+ *
+ *  - two tasks that never sleep, stacked on one LITTLE CPU and then let go,
+ *    are separated by the energy-aware balancer (its push/pull counters
+ *    move) within a bounded time, without a wakeup to re-place them;
+ *  - a task that shrinks from 80% to 10% of a big CPU ends up LITTLE;
+ *  - one 90% task on a big CPU tips no domain: small tasks are still
+ *    placed by energy (no "overutilized" decision) on the LITTLE cluster;
+ *  - more never-sleeping tasks than LITTLE CPUs tip the LITTLE domain, its
+ *    release untips it, and a burst shorter than the tipping delay does
+ *    not flip it at all;
+ *  - a misfit task on a LITTLE CPU reaches an idle big CPU (LISA's misfit
+ *    check) and stays there.
+ *
+ * Counters and tipping states come from /sys/kernel/debug/sched_energy/
+ * balance and policy.
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdbool.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "se_util.h"
+
+#define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
+#define POLICY		"/sys/kernel/debug/sched_energy/policy"
+#define BALANCE		"/sys/kernel/debug/sched_energy/balance"
+#define PERIOD_US	16000
+
+/* A "name: value" number of a debugfs file, or -1. */
+static long stat_of(const char *file, const char *name)
+{
+	char buf[2048], *p;
+	size_t len = strlen(name);
+
+	if (se_read(file, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; (p = strstr(p, name)); p += len)
+		if ((p == buf || p[-1] == '\n') && p[len] == ':')
+			return atol(p + len + 1);
+	return -1;
+}
+
+static long moves(void)
+{
+	return stat_of(BALANCE, "pushes") + stat_of(BALANCE, "pulls");
+}
+
+/*
+ * "tipped=" or "flips=" of the domain holding @cpu, from the policy
+ * file's "domainN: cpus=LIST tipped=T flips=F" lines; -1 if not found.
+ */
+static long domain_stat(int cpu, const char *what)
+{
+	char buf[2048], *line, *save, *p;
+	se_mask_t mask;
+
+	if (se_read(POLICY, buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char list[64];
+
+		p = strstr(line, "cpus=");
+		if (strncmp(line, "domain", 6) || !p)
+			continue;
+		if (sscanf(p, "cpus=%63s", list) != 1 || se_parse_cpulist(list, &mask))
+			continue;
+		if (!(mask & (1ULL << cpu)))
+			continue;
+		p = strstr(line, what);
+		return p ? atol(p + strlen(what)) : -1;
+	}
+	return -1;
+}
+
+/* A task that never sleeps, on @cpu (any if -1). */
+static pid_t spinner(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (cpu >= 0 && se_pin(0, cpu))
+		_exit(2);
+	for (;;)
+		;
+}
+
+/* Let a task run on every CPU. */
+static int unpin(pid_t pid)
+{
+	cpu_set_t set;
+	int cpu;
+
+	CPU_ZERO(&set);
+	for (cpu = 0; cpu < se_nr_cpus(); cpu++)
+		CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
+static bool is_little(int cpu)
+{
+	long cap = se_cpu_capacity(cpu);
+
+	return cap > 0 && cap < 1024;
+}
+
+static int nr_little(void)
+{
+	int cpu, n = 0;
+
+	for (cpu = 0; cpu < se_nr_cpus(); cpu++)
+		n += is_little(cpu);
+	return n;
+}
+
+FIXTURE(bal) {
+	long sen;
+};
+
+FIXTURE_SETUP(bal)
+{
+	if (access(SEN_SYSCTL, F_OK))
+		SKIP(return, "no kernel.sched_energy (CONFIG_SCHED_ENERGY=n)");
+	if (se_first_cpu(1) < 0 || se_first_cpu(0) < 0)
+		SKIP(return, "needs LITTLE and big CPUs");
+	ASSERT_EQ(0, se_read_long(SEN_SYSCTL, &self->sen));
+	ASSERT_EQ(0, access(BALANCE, R_OK)) TH_LOG("no %s", BALANCE);
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	/* This process samples from a big CPU, away from what it watches. */
+	ASSERT_EQ(0, se_pin(0, se_first_cpu(0)));
+}
+
+FIXTURE_TEARDOWN(bal)
+{
+	se_write(SEN_SYSCTL, self->sen ? "1" : "0");
+}
+
+/*
+ * Two never-sleeping tasks on one big CPU, then free to go anywhere: no
+ * wakeup will ever place them again, neither is misfit (the CPU is the
+ * biggest), and mainline EAS below its tipping point would leave them
+ * stacked.  The energy-aware balancer must separate them within 200 ms
+ * (its push/pull counters move) and keep them apart (in 8 of 10 samples
+ * of the next 100 ms).  This process samples from a LITTLE CPU.
+ */
+TEST_F(bal, stacked_spinners_separate)
+{
+	int l = se_first_cpu(0) + 1, i, apart = 0;
+	long before;
+	uint64_t t0, t = 0;
+	pid_t a, b;
+
+	if (l >= se_nr_cpus() || is_little(l))
+		l--;
+	ASSERT_EQ(0, se_pin(0, se_first_cpu(1)));
+	a = spinner(l);
+	b = spinner(l);
+	ASSERT_LT(0, a);
+	ASSERT_LT(0, b);
+	se_sleep_ms(300);
+	EXPECT_EQ(se_task_cpu(a), se_task_cpu(b));
+	before = moves();
+	t0 = se_now_ns();
+	ASSERT_EQ(0, unpin(a));
+	ASSERT_EQ(0, unpin(b));
+	while (se_now_ns() - t0 < 1000000000ULL) {
+		if (se_task_cpu(a) != se_task_cpu(b)) {
+			t = se_now_ns() - t0;
+			break;
+		}
+		se_sleep_ms(2);
+	}
+	for (i = 0; t && i < 10; i++) {
+		se_sleep_ms(10);
+		apart += se_task_cpu(a) != se_task_cpu(b);
+	}
+	TH_LOG("apart after %llu ms (cpus %d, %d), then in %d/10 samples",
+	       (unsigned long long)t / 1000000, se_task_cpu(a), se_task_cpu(b), apart);
+	TH_LOG("%ld balancer moves; domain tipped=%ld flips=%ld", moves() - before,
+	       domain_stat(l, "tipped="), domain_stat(l, "flips="));
+	se_kill(a);
+	se_kill(b);
+	ASSERT_NE(0, t) TH_LOG("still stacked after 1 s");
+	EXPECT_LE(t, 200000000ULL);
+	EXPECT_LE(8, apart);
+	EXPECT_LE(1, moves() - before);
+}
+
+/*
+ * A task at 80% of a big CPU that drops to 10%: it belongs on a LITTLE CPU
+ * then, and is there in 7 of 10 samples within 500 ms of the drop.  (It
+ * wakes every period, so wakeup placement may be what moves it; tasks
+ * that never sleep are the balancer's, above.)
+ */
+TEST_F(bal, shrinking_task_moves_down)
+{
+	int big = se_first_cpu(0) + 1, i, little = 0;
+	uint64_t *t_switch = mmap(NULL, sizeof(*t_switch), PROT_READ | PROT_WRITE,
+				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t pid;
+
+	ASSERT_NE(MAP_FAILED, t_switch);
+	if (is_little(big) || se_cpu_capacity(big) < 0)
+		big--;
+	pid = se_duty_task(80, 10, 400, PERIOD_US, big, t_switch);
+	ASSERT_LT(0, pid);
+	se_sleep_ms(300);
+	EXPECT_FALSE(is_little(se_task_cpu(pid)));
+	ASSERT_EQ(0, unpin(pid));
+	while (!__atomic_load_n(t_switch, __ATOMIC_ACQUIRE))
+		se_sleep_ms(5);
+	se_sleep_ms(400);
+	for (i = 0; i < 10; i++) {
+		little += is_little(se_task_cpu(pid));
+		se_sleep_ms(10);
+	}
+	TH_LOG("after 80%% -> 10%%: on LITTLE in %d/10 samples", little);
+	se_kill(pid);
+	munmap(t_switch, sizeof(*t_switch));
+	EXPECT_LE(7, little);
+}
+
+/*
+ * One 90% task on a big CPU: its CPU is above 80%, which turns mainline
+ * EAS off for the whole system.  Here no domain tips, and three small
+ * tasks are still placed by energy, on the LITTLE cluster.
+ */
+TEST_F(bal, heavy_task_tips_nothing)
+{
+	int big = se_first_cpu(0), little = se_first_cpu(1), i, j, on_little = 0, seen = 0;
+	long over0 = stat_of(POLICY, "decisions_overutilized"), over, flips0, flips1;
+	pid_t heavy, small[3];
+
+	heavy = se_periodic_task(90, PERIOD_US, big + 1 < se_nr_cpus() &&
+				 !is_little(big + 1) ? big + 1 : big);
+	ASSERT_LT(0, heavy);
+	se_sleep_ms(200);
+	flips0 = domain_stat(big, "flips=");
+	flips1 = domain_stat(little, "flips=");
+	over0 = stat_of(POLICY, "decisions_overutilized");
+	for (i = 0; i < 3; i++) {
+		small[i] = se_periodic_task(10, PERIOD_US, -1);
+		ASSERT_LT(0, small[i]);
+		ASSERT_EQ(0, unpin(small[i]));	/* this process is pinned */
+	}
+	se_sleep_ms(500);
+	for (j = 0; j < 100; j++) {
+		for (i = 0; i < 3; i++) {
+			int cpu = se_task_cpu(small[i]);
+
+			seen += cpu >= 0;
+			on_little += cpu >= 0 && is_little(cpu);
+		}
+		se_sleep_ms(5);
+	}
+	over = stat_of(POLICY, "decisions_overutilized") - over0;
+	TH_LOG("small tasks on LITTLE in %d/%d samples; %ld overutilized decisions",
+	       on_little, seen, over);
+	TH_LOG("big domain tipped=%ld, flipped %ld times", domain_stat(big, "tipped="),
+	       domain_stat(big, "flips=") - flips0);
+	for (i = 0; i < 3; i++)
+		se_kill(small[i]);
+	se_kill(heavy);
+	EXPECT_EQ(0, over);
+	EXPECT_EQ(0, domain_stat(big, "tipped="));
+	EXPECT_EQ(flips0, domain_stat(big, "flips="));
+	EXPECT_EQ(flips1, domain_stat(little, "flips="));
+	EXPECT_LE(seen * 7, on_little * 10);
+}
+
+/*
+ * Twice as many never-sleeping tasks as LITTLE CPUs, pinned to them: the
+ * LITTLE domain tips within 250 ms (the tracker sees new tasks that never
+ * sleep after a window, but in invariant units: the full load shows once
+ * the cluster's frequency has ramped up) and untips within 200 ms of their
+ * end, one flip each way.  Before that, the same tasks living 0.5 ms each (a
+ * spike well below the tipping delay) flip nothing.
+ */
+TEST_F(bal, tipping_point_hysteresis)
+{
+	int l = se_first_cpu(1), n = 2 * nr_little(), i, k, cpu, fd[2];
+	long flips0 = domain_stat(l, "flips=");
+	uint64_t t0, tip = 0, untip = 0;
+	pid_t pid[16];
+
+	ASSERT_LE(0, flips0);
+	ASSERT_EQ(0, domain_stat(l, "tipped="));
+	n = n > 16 ? 16 : n;
+	/*
+	 * A burst: n tasks, pinned two per LITTLE CPU, sleep on a pipe; ten
+	 * times over, all wake at once and spin for 0.5 ms.
+	 */
+	ASSERT_EQ(0, pipe(fd));
+	for (i = 0, cpu = 0; i < n; i++) {
+		while (!is_little(cpu))
+			cpu = (cpu + 1) % se_nr_cpus();
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			uint64_t end;
+			char c;
+
+			se_pin(0, cpu);
+			while (read(fd[0], &c, 1) == 1) {
+				end = se_now_ns() + 500000;
+				while (se_now_ns() < end)
+					;
+			}
+			_exit(0);
+		}
+		cpu = (cpu + 1) % se_nr_cpus();
+	}
+	se_sleep_ms(100);
+	flips0 = domain_stat(l, "flips=");
+	for (k = 0; k < 10; k++) {
+		char go[16] = { 0 };
+
+		ASSERT_EQ(n, write(fd[1], go, n));
+		se_sleep_ms(50);
+	}
+	close(fd[1]);
+	close(fd[0]);
+	for (i = 0; i < n; i++)
+		se_kill(pid[i]);
+	EXPECT_EQ(flips0, domain_stat(l, "flips="))
+		TH_LOG("0.5 ms bursts flipped the tipping point");
+	flips0 = domain_stat(l, "flips=");
+
+	t0 = se_now_ns();
+	for (i = 0, cpu = 0; i < n; i++) {
+		while (!is_little(cpu))
+			cpu = (cpu + 1) % se_nr_cpus();
+		pid[i] = spinner(cpu);
+		ASSERT_LT(0, pid[i]);
+		cpu = (cpu + 1) % se_nr_cpus();
+	}
+	while (!tip && se_now_ns() - t0 < 1000000000ULL) {
+		if (domain_stat(l, "tipped=") == 1)
+			tip = se_now_ns() - t0;
+		se_sleep_ms(2);
+	}
+	se_sleep_ms(100);
+	t0 = se_now_ns();
+	for (i = 0; i < n; i++)
+		se_kill(pid[i]);
+	while (!untip && se_now_ns() - t0 < 1000000000ULL) {
+		if (domain_stat(l, "tipped=") == 0)
+			untip = se_now_ns() - t0;
+		se_sleep_ms(2);
+	}
+	TH_LOG("%d tasks on %d LITTLE CPUs: tipped after %llu ms, untipped %llu ms on, %ld flips",
+	       n, n / 2, (unsigned long long)tip / 1000000, (unsigned long long)untip / 1000000,
+	       domain_stat(l, "flips=") - flips0);
+	ASSERT_NE(0, tip) TH_LOG("never tipped");
+	ASSERT_NE(0, untip) TH_LOG("never untipped");
+	EXPECT_LE(tip, 250000000ULL);
+	EXPECT_LE(untip, 200000000ULL);
+	EXPECT_EQ(flips0 + 2, domain_stat(l, "flips="));
+}
+
+/*
+ * LISA's misfit check: a never-sleeping task started on a LITTLE CPU while
+ * the big CPUs are idle reaches a big CPU (the time for the tracker to
+ * see it misfit plus a balance interval: 500 ms is generous) and stays.
+ */
+TEST_F(bal, misfit_goes_big)
+{
+	int l = se_first_cpu(1), i, big = 0;
+	uint64_t t0, t = 0;
+	pid_t pid;
+
+	pid = spinner(l);
+	ASSERT_LT(0, pid);
+	se_sleep_ms(20);
+	ASSERT_EQ(0, unpin(pid));
+	/* This process leaves the big CPUs alone: it sleeps on LITTLE. */
+	ASSERT_EQ(0, se_pin(0, l + 1 < se_nr_cpus() && is_little(l + 1) ? l + 1 : l));
+	t0 = se_now_ns();
+	while (!t && se_now_ns() - t0 < 2000000000ULL) {
+		if (!is_little(se_task_cpu(pid)))
+			t = se_now_ns() - t0;
+		se_sleep_ms(5);
+	}
+	for (i = 0; t && i < 20; i++) {
+		se_sleep_ms(10);
+		big += !is_little(se_task_cpu(pid));
+	}
+	TH_LOG("misfit task on a big CPU after %llu ms, then in %d/20 samples",
+	       (unsigned long long)t / 1000000, big);
+	se_kill(pid);
+	ASSERT_NE(0, t) TH_LOG("still LITTLE after 2 s");
+	EXPECT_LE(t, 500000000ULL);
+	EXPECT_LE(18, big);
+}
+
+TEST_HARNESS_MAIN
