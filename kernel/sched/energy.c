@@ -75,8 +75,9 @@
 #define SEN_CANDS_PER_DOM	5
 /*
  * How long a domain must be above (below) its tipping point to (un)tip,
- * judged on observations no further apart than SEN_TIP_GAP_NS (a busy
- * domain is looked at every tick), and at most once per SEN_TIP_EVAL_NS.
+ * the overload judged on observations no further apart than
+ * SEN_TIP_GAP_NS (a busy domain is looked at every tick); a domain is
+ * summed at most once per SEN_TIP_EVAL_NS.
  */
 #define SEN_TIP_NS		(4 * NSEC_PER_MSEC)
 #define SEN_TIP_GAP_NS		(2 * TICK_NSEC)
@@ -306,14 +307,14 @@ static struct sen_tip *sen_domain_tip(const struct sen_domain *d)
 }
 
 /*
- * Feed a domain's tipping point: @util summed over @nr active CPUs of
- * capacity @cap each, @tasks runnable fair tasks on them.
+ * Feed a domain's tipping point: @util summed over @nr active CPUs whose
+ * capacities (at the top OPP) sum to @total, @tasks runnable fair tasks on
+ * them.
  */
 static void sen_tip_note(const struct sen_domain *d, unsigned long util,
-			 unsigned int nr, unsigned long cap, unsigned int tasks)
+			 unsigned int nr, unsigned long total, unsigned int tasks)
 {
 	struct sen_tip *t = sen_domain_tip(d);
-	unsigned long total = cap * nr;
 	bool cross;
 	u64 now;
 
@@ -324,26 +325,60 @@ static void sen_tip_note(const struct sen_domain *d, unsigned long util,
 	else
 		cross = util * 1280 > total * 1024 && tasks > nr;
 	now = local_clock();
-	/* Unobserved for a while: what happened meanwhile is not known. */
-	if (!cross || (s64)(now - t->last) > SEN_TIP_GAP_NS) {
-		t->since = cross ? now : 0;
-	} else if (!t->since) {
+	/*
+	 * Tipping needs the overload seen without a gap (what happened while
+	 * no one looked is not known); untipping only needs no overload seen.
+	 */
+	if (!cross) {
+		t->since = 0;
+	} else if (!t->since ||
+		   (!t->tipped && (s64)(now - t->last) > SEN_TIP_GAP_NS)) {
 		t->since = now;
 	} else if ((s64)(now - t->since) >=
 		   (t->tipped ? SEN_UNTIP_NS : SEN_TIP_NS)) {
-		t->tipped = !t->tipped;
+		WRITE_ONCE(t->tipped, !t->tipped);
 		t->since = 0;
-		t->flips++;
+		WRITE_ONCE(t->flips, t->flips + 1);
 		trace_sen_tipping(cpumask_first(&d->cpus), util, total, tasks,
 				  t->tipped);
 	}
-	t->last = now;
+	WRITE_ONCE(t->last, now);
 	raw_spin_unlock(&t->lock);
 }
 
+/* Look at a domain now: sum its active CPUs and feed its tipping point. */
+static void sen_tip_observe(const struct sen_domain *d)
+{
+	unsigned long sum = 0, total = 0;
+	unsigned int n = 0, tasks = 0;
+	int c;
+
+	if (!d->nr_opps)
+		return;
+	for_each_cpu_and(c, &d->cpus, cpu_active_mask) {
+		sum += sen_cpu_util(c);
+		total += d->opp[d->nr_opps - 1].cap;
+		tasks += READ_ONCE(cpu_rq(c)->cfs.h_nr_running);
+		n++;
+	}
+	sen_tip_note(d, sum, n, total, tasks);
+}
+
+/*
+ * Is a domain above its tipping point?  A busy CPU looks at its domain at
+ * every tick; a tipped domain nobody has looked at for SEN_TIP_EVAL_NS
+ * (its CPUs went idle and stopped ticking, or the host stalled them) is
+ * looked at now, so that it untips on time.
+ */
 static bool sen_domain_tipped(const struct sen_domain *d)
 {
-	return READ_ONCE(sen_domain_tip(d)->tipped);
+	struct sen_tip *t = sen_domain_tip(d);
+
+	if (!READ_ONCE(t->tipped))
+		return false;
+	if ((s64)(local_clock() - READ_ONCE(t->last)) > SEN_TIP_EVAL_NS)
+		sen_tip_observe(d);
+	return READ_ONCE(t->tipped);
 }
 
 /*
@@ -354,7 +389,7 @@ static bool sen_domain_tipped(const struct sen_domain *d)
 static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			 struct sen_scratch *sc, unsigned int *nr, int *cand)
 {
-	unsigned long cap = d->opp[d->nr_opps - 1].cap, sum = 0;
+	unsigned long cap = d->opp[d->nr_opps - 1].cap, sum = 0, total = 0;
 	unsigned int n = 0, lat, best_lat = UINT_MAX, tasks = 0;
 	int cpu, pack = -1, spare = -1, idle = -1;
 	bool has_prev = false;
@@ -367,6 +402,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			continue;
 		u = sen_cpu_util(cpu);
 		sum += u;
+		total += cap;
 		tasks += READ_ONCE(cpu_rq(cpu)->cfs.h_nr_running);
 		if (cpu == pk->held_cpu)
 			u -= min(u, pk->held);
@@ -408,7 +444,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		n++;
 	}
 	*nr = n;
-	sen_tip_note(d, sum, n, cap, tasks);
+	sen_tip_note(d, sum, n, total, tasks);
 	if (sen_domain_tipped(d)) {
 		if (pk->roomy >= 0 && cpumask_test_cpu(pk->roomy, &d->cpus))
 			pk->roomy = -1;
@@ -580,24 +616,15 @@ bool sen_tip_check(int cpu)
 {
 	const struct sen_model *m;
 	const struct sen_domain *d;
-	unsigned long sum = 0;
-	unsigned int n = 0, tasks = 0;
 	bool tipped = false;
-	int c;
 
 	rcu_read_lock();
 	m = sen_model_rcu();
 	d = m ? sen_cpu_domain(m, cpu) : NULL;
-	if (d && (s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) <
-		 SEN_TIP_EVAL_NS) {
-		tipped = sen_domain_tipped(d);
-	} else if (d && d->nr_opps) {
-		for_each_cpu_and(c, &d->cpus, cpu_active_mask) {
-			sum += sen_cpu_util(c);
-			tasks += READ_ONCE(cpu_rq(c)->cfs.h_nr_running);
-			n++;
-		}
-		sen_tip_note(d, sum, n, d->opp[d->nr_opps - 1].cap, tasks);
+	if (d) {
+		if ((s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) >=
+		    SEN_TIP_EVAL_NS)
+			sen_tip_observe(d);
 		tipped = sen_domain_tipped(d);
 	}
 	rcu_read_unlock();
@@ -829,7 +856,7 @@ static int sen_policy_show(struct seq_file *m, void *unused)
 
 		seq_printf(m, "domain%d: cpus=%*pbl tipped=%d flips=%lu\n", i,
 			   cpumask_pr_args(&model->dom[i].cpus),
-			   READ_ONCE(t->tipped), READ_ONCE(t->flips));
+			   sen_domain_tipped(&model->dom[i]), READ_ONCE(t->flips));
 	}
 	rcu_read_unlock();
 	return 0;

@@ -151,7 +151,8 @@ TRACE_EVENT(sen_decision,
 /*
  * A domain crossed its tipping point (kernel/sched/energy.c): @util of
  * its CPUs together against their capacity @cap, with @tasks runnable
- * fair tasks.  @tipped: 1 above it (the classic paths decide), 0 below.
+ * fair tasks.  @tipped: 1 above it (the
+ * classic paths decide), 0 below.
  */
 TRACE_EVENT(sen_tipping,
 	    TP_PROTO(int first_cpu, unsigned long util, unsigned long cap,
