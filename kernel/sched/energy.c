@@ -561,21 +561,24 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target,
 	};
 	const struct sen_model *m;
 	struct sen_scratch *sc;
+	bool ok = false;
 	int why;
 
 	sen_pick_task(&pk, p);
 	mv->cand[0] = '\0';
+	/* idle_get_state() wants a real RCU read side, not only irqs off. */
+	rcu_read_lock();
 	m = sen_model_rcu();
 	sc = this_cpu_ptr(&sen_scratch);
 	/* Pairs with the release in sen_scratch_alloc(), as above. */
 	if (!m || !smp_load_acquire(&sc->util))
-		return false;
+		goto out;
 	pk.held = sen_task_contrib(p, &pk.held_cpu);
 	pk.span = cpu_rq(cpu)->rd->span;
 	mv->fit = false;
 	why = sen_pick_weigh(&pk, m, sc);
 	if (why == SEN_WHY_OVERUTIL)
-		return false;
+		goto out;
 	/*
 	 * The task no longer fits where it is (it shares its CPU, or it
 	 * grew): it goes where it fits best if that leaves it more room,
@@ -590,14 +593,18 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target,
 					  pk.trace_len ? "," : "", pk.roomy);
 		mv->cost = 0;
 		mv->saving = 0;
-		return true;
+		ok = true;
+		goto out;
 	}
 	if (why != SEN_WHY_ENERGY || pk.prev_delta == S64_MAX)
-		return false;
+		goto out;
 	mv->dst = pk.best_cpu;
 	mv->cost = pk.prev_delta;
 	mv->saving = pk.prev_delta - pk.best_delta;
-	return true;
+	ok = true;
+out:
+	rcu_read_unlock();
+	return ok;
 }
 
 /**
