@@ -151,6 +151,27 @@ TEST_F(gov, selected_and_reads_back)
 }
 
 /*
+ * Of up to @windows windows of 100 samples 5 ms apart, the most samples in
+ * which @cpu ran at @freq; stops at the first window reaching @goal.
+ * One window is enough on a quiet host; a host that stalls vCPUs spoils
+ * some (see the tests below).
+ */
+static int best_window(int cpu, long freq, int windows, int goal)
+{
+	int w, i, hits, best = 0;
+
+	for (w = 0; w < windows && best < goal; w++) {
+		for (i = 0, hits = 0; i < 100; i++) {
+			hits += cur_freq(cpu) == freq;
+			se_sleep_ms(5);
+		}
+		printf("# window %d: cpu%d at %ld kHz in %d/100 samples\n", w, cpu, freq, hits);
+		best = hits > best ? hits : best;
+	}
+	return best;
+}
+
+/*
  * A 10% task alone in the LITTLE cluster (this process samples from a big
  * CPU): the domain stays at its lowest OPP in at least 75 of 100 samples
  * (0.5 s), in the best of up to six windows.  The task alone never needs
@@ -162,7 +183,7 @@ TEST_F(gov, selected_and_reads_back)
  */
 TEST_F(gov, small_task_lowest_opp)
 {
-	int l = se_first_cpu(1), i, w, at_min, best = 0;
+	int l = se_first_cpu(1), best;
 	long min = se_cpufreq(l, "cpuinfo_min_freq");
 	pid_t pid;
 
@@ -174,16 +195,9 @@ TEST_F(gov, small_task_lowest_opp)
 	pid = se_periodic_task(10, PERIOD_US, l + 1);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(500);
-	for (w = 0; w < 6 && best < 75; w++) {
-		for (i = 0, at_min = 0; i < 100; i++) {
-			at_min += cur_freq(l) == min;
-			se_sleep_ms(5);
-		}
-		TH_LOG("window %d: LITTLE at its lowest OPP (%ld kHz) in %d/100 samples",
-		       w, min, at_min);
-		best = at_min > best ? at_min : best;
-	}
+	best = best_window(l, min, 6, 75);
 	se_kill(pid);
+	TH_LOG("LITTLE at its lowest OPP (%ld kHz) in %d/100 samples (best window)", min, best);
 	EXPECT_LE(75, best);
 }
 
@@ -269,7 +283,7 @@ static int set_uclamp_min(pid_t pid, unsigned int min)
 /* uclamp_min 1024 on a 10% task: its domain runs at the top OPP. */
 TEST_F(gov, uclamp_min_floor)
 {
-	int l = se_first_cpu(1), i, at_max = 0;
+	int l = se_first_cpu(1), best;
 	long max = se_cpufreq(l, "cpuinfo_max_freq");
 	pid_t pid;
 
@@ -278,18 +292,16 @@ TEST_F(gov, uclamp_min_floor)
 	ASSERT_LT(0, pid);
 	ASSERT_EQ(0, set_uclamp_min(pid, 1024)) TH_LOG("sched_setattr: %s", strerror(errno));
 	se_sleep_ms(300);
-	for (i = 0; i < 100; i++) {
-		at_max += cur_freq(l) == max;
-		se_sleep_ms(5);
-	}
-	se_kill(pid);
-	TH_LOG("LITTLE at its top OPP (%ld kHz) in %d/100 samples with uclamp_min=1024",
-	       max, at_max);
 	/*
 	 * The clamp counts while the task is runnable (10% of the time); the
-	 * ramp-down delay (16 ms, its period) keeps the top OPP in between.
+	 * ramp-down delay (16 ms, its period) keeps the top OPP in between,
+	 * unless a stalled vCPU delays a wakeup: best of up to three windows.
 	 */
-	EXPECT_LE(50, at_max);
+	best = best_window(l, max, 3, 50);
+	se_kill(pid);
+	TH_LOG("LITTLE at its top OPP (%ld kHz) in %d/100 samples, uclamp_min=1024 (best window)",
+	       max, best);
+	EXPECT_LE(50, best);
 }
 
 /* The policy's max and min bound the requests, and are given back. */
