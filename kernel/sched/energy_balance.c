@@ -99,15 +99,20 @@ static bool sen_worth(const struct sen_move *mv, int cpu)
 	       (mv->fit || (mv->saving > 0 && mv->saving > (mv->cost >> 3)));
 }
 
+/* Could the balancer ever move @p to another CPU? */
+static bool sen_movable(struct task_struct *p)
+{
+	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p) &&
+	       !((p->flags & PF_KTHREAD) && kthread_is_per_cpu(p));
+}
+
 /* May the balancer take @p, a task that is not running, off @src? */
 static bool sen_can_move(struct rq *src, struct task_struct *p, int dst)
 {
 	lockdep_assert_rq_held(src);
 	if (task_rq(p) != src || !task_on_rq_queued(p) || task_on_cpu(src, p) ||
-	    p->sched_class != &fair_sched_class || is_migration_disabled(p) ||
+	    p->sched_class != &fair_sched_class || !sen_movable(p) ||
 	    !cpumask_test_cpu(dst, p->cpus_ptr) || !cpu_active(dst))
-		return false;
-	if ((p->flags & PF_KTHREAD) && kthread_is_per_cpu(p))
 		return false;
 #ifdef CONFIG_CFS_BANDWIDTH
 	if (p->se.cfs_rq->throttle_count)
@@ -168,13 +173,6 @@ static int sen_push_stop(void *data)
 	put_task_struct(p);
 	WRITE_ONCE(w->busy, false);
 	return 0;
-}
-
-/* Could the balancer ever move @p to another CPU? */
-static bool sen_movable(struct task_struct *p)
-{
-	return p->nr_cpus_allowed > 1 && !is_migration_disabled(p) &&
-	       !((p->flags & PF_KTHREAD) && kthread_is_per_cpu(p));
 }
 
 /**

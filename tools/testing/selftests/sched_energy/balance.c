@@ -28,27 +28,13 @@
 #include "se_util.h"
 
 #define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
-#define POLICY		"/sys/kernel/debug/sched_energy/policy"
+#define POLICY		SE_POLICY
 #define BALANCE		"/sys/kernel/debug/sched_energy/balance"
 #define PERIOD_US	16000
 
-/* A "name: value" number of a debugfs file, or -1. */
-static long stat_of(const char *file, const char *name)
-{
-	char buf[2048], *p;
-	size_t len = strlen(name);
-
-	if (se_read(file, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; (p = strstr(p, name)); p += len)
-		if ((p == buf || p[-1] == '\n') && p[len] == ':')
-			return atol(p + len + 1);
-	return -1;
-}
-
 static long moves(void)
 {
-	return stat_of(BALANCE, "pushes") + stat_of(BALANCE, "pulls");
+	return se_stat(BALANCE, "pushes") + se_stat(BALANCE, "pulls");
 }
 
 /*
@@ -76,6 +62,34 @@ static long domain_stat(int cpu, const char *what)
 		return p ? atol(p + strlen(what)) : -1;
 	}
 	return -1;
+}
+
+/*
+ * ns until the domain of @cpu reads tipped=@want (at least 1), 0 if it
+ * does not within 1 s; polled every 2 ms.
+ */
+static uint64_t until_tipped(int cpu, long want)
+{
+	uint64_t t0 = se_now_ns();
+
+	while (se_now_ns() - t0 < 1000000000ULL) {
+		if (domain_stat(cpu, "tipped=") == want)
+			return se_now_ns() - t0 + 1;
+		se_sleep_ms(2);
+	}
+	return 0;
+}
+
+/* Of @n samples 2 ms apart, those in which @cpu's domain reads tipped=@want. */
+static int tipped_samples(int cpu, long want, int n)
+{
+	int k, hits = 0;
+
+	for (k = 0; k < n; k++) {
+		hits += domain_stat(cpu, "tipped=") == want;
+		se_sleep_ms(2);
+	}
+	return hits;
 }
 
 /* A task that never sleeps, on @cpu (any if -1). */
@@ -226,21 +240,6 @@ TEST_F(bal, shrinking_task_moves_down)
 	EXPECT_LE(7, little);
 }
 
-/* Decisions made so far, whatever their outcome. */
-static long decisions(void)
-{
-	static const char * const why[] = {
-		"decisions_energy", "decisions_prev", "decisions_overutilized",
-		"decisions_nofit", "decisions_nomodel",
-	};
-	long sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(why); i++)
-		sum += stat_of(POLICY, why[i]);
-	return sum;
-}
-
 /*
  * One 90% task on a big CPU: its CPU is above 80%, which turns mainline
  * EAS off for the whole system, every decision then being "overutilized".
@@ -262,8 +261,8 @@ TEST_F(bal, heavy_task_tips_nothing)
 	se_sleep_ms(200);
 	flips0 = domain_stat(big, "flips=");
 	flips1 = domain_stat(little, "flips=");
-	over = stat_of(POLICY, "decisions_overutilized");
-	all = decisions();
+	over = se_stat(POLICY, "decisions_overutilized");
+	all = se_decisions();
 	/* Forked unpinned: children of a pinned parent would pile up on it. */
 	ASSERT_EQ(0, unpin(0));
 	for (i = 0; i < 3; i++) {
@@ -283,8 +282,8 @@ TEST_F(bal, heavy_task_tips_nothing)
 		tipped += domain_stat(big, "tipped=") != 0 || domain_stat(little, "tipped=") != 0;
 		se_sleep_ms(25);
 	}
-	over = stat_of(POLICY, "decisions_overutilized") - over;
-	all = decisions() - all;
+	over = se_stat(POLICY, "decisions_overutilized") - over;
+	all = se_decisions() - all;
 	TH_LOG("small tasks on LITTLE in %d/%d samples; %ld of %ld decisions overutilized",
 	       on_little, seen, over, all);
 	TH_LOG("a domain tipped in %ld/60 samples; flips: big %ld, LITTLE %ld", tipped,
@@ -314,7 +313,7 @@ TEST_F(bal, tipping_point_hysteresis)
 {
 	int l = se_first_cpu(1), n = 2 * nr_little(), i, k, cpu, fd[2], held, rest;
 	long flips0 = domain_stat(l, "flips="), burst_flips;
-	uint64_t t0, tip = 0, untip = 0;
+	uint64_t tip, untip;
 	pid_t pid[16];
 
 	ASSERT_LE(0, flips0);
@@ -371,30 +370,14 @@ TEST_F(bal, tipping_point_hysteresis)
 	for (i = 0; i < n; i++)
 		while (!is_little(se_task_cpu(pid[i])))
 			se_sleep_ms(1);
-	t0 = se_now_ns();
-	while (!tip && se_now_ns() - t0 < 1000000000ULL) {
-		if (domain_stat(l, "tipped=") == 1)
-			tip = se_now_ns() - t0 + 1;
-		se_sleep_ms(2);
-	}
+	tip = until_tipped(l, 1);
 	/* No flap while the overload lasts... */
-	for (k = 0, held = 0; tip && k < 50; k++) {
-		held += domain_stat(l, "tipped=") == 1;
-		se_sleep_ms(2);
-	}
+	held = tip ? tipped_samples(l, 1, 50) : 0;
 	for (i = 0; i < n; i++)
 		se_kill(pid[i]);
-	t0 = se_now_ns();
-	while (!untip && se_now_ns() - t0 < 1000000000ULL) {
-		if (domain_stat(l, "tipped=") == 0)
-			untip = se_now_ns() - t0 + 1;
-		se_sleep_ms(2);
-	}
+	untip = until_tipped(l, 0);
 	/* ...nor after it. */
-	for (k = 0, rest = 0; untip && k < 50; k++) {
-		rest += domain_stat(l, "tipped=") == 0;
-		se_sleep_ms(2);
-	}
+	rest = untip ? tipped_samples(l, 0, 50) : 0;
 	TH_LOG("%d tasks on %d LITTLE CPUs: tipped after %llu ms, untipped %llu ms on",
 	       n, n / 2, (unsigned long long)tip / 1000000, (unsigned long long)untip / 1000000);
 	TH_LOG("tipped in %d/50 samples under the load, untipped in %d/50 after", held, rest);

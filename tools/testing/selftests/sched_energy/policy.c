@@ -28,39 +28,11 @@
 
 #define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
 #define EAS_SYSCTL	"/proc/sys/kernel/sched_energy_aware"
-#define POLICY		"/sys/kernel/debug/sched_energy/policy"
+#define POLICY		SE_POLICY
 #define TRACEFS		"/sys/kernel/tracing"
 #define DECISION	TRACEFS "/events/sched_energy/sen_decision/enable"
 #define PERIOD_US	16000
 #define SAMPLES		200
-
-/* A "name: value" line of the policy file, or -1. */
-static long policy_stat(const char *name)
-{
-	char buf[1024], *p;
-	size_t len = strlen(name);
-
-	if (se_read(POLICY, buf, sizeof(buf)) < 0)
-		return -1;
-	for (p = buf; (p = strstr(p, name)); p += len)
-		if ((p == buf || p[-1] == '\n') && p[len] == ':')
-			return atol(p + len + 1);
-	return -1;
-}
-
-static long decisions(void)
-{
-	static const char * const why[] = {
-		"decisions_energy", "decisions_prev", "decisions_overutilized",
-		"decisions_nofit", "decisions_nomodel",
-	};
-	long sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(why); i++)
-		sum += policy_stat(why[i]);
-	return sum;
-}
 
 static long sysctl_val(const char *path)
 {
@@ -92,10 +64,10 @@ TEST_F(policy, sysctl_reads_back)
 {
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
 	EXPECT_EQ(1, sysctl_val(SEN_SYSCTL));
-	EXPECT_EQ(1, policy_stat("sched_energy"));
+	EXPECT_EQ(1, se_stat(POLICY, "sched_energy"));
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
 	EXPECT_EQ(0, sysctl_val(SEN_SYSCTL));
-	EXPECT_EQ(0, policy_stat("sched_energy"));
+	EXPECT_EQ(0, se_stat(POLICY, "sched_energy"));
 	/* Writing the current value again is accepted and changes nothing. */
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
 	EXPECT_EQ(0, sysctl_val(SEN_SYSCTL));
@@ -166,17 +138,17 @@ TEST_F(policy, never_with_mainline_eas)
 {
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
 	ASSERT_EQ(0, se_write(EAS_SYSCTL, "1"));
-	EXPECT_EQ(1, policy_stat("mainline_eas"))
+	EXPECT_EQ(1, se_stat(POLICY, "mainline_eas"))
 		TH_LOG("mainline EAS should run when ours is off");
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
-	EXPECT_EQ(0, policy_stat("mainline_eas"));
+	EXPECT_EQ(0, se_stat(POLICY, "mainline_eas"));
 	/* Writing sched_energy_aware=1 again does not bring it back. */
 	ASSERT_EQ(0, se_write(EAS_SYSCTL, "0"));
 	ASSERT_EQ(0, se_write(EAS_SYSCTL, "1"));
-	EXPECT_EQ(0, policy_stat("mainline_eas"));
-	EXPECT_EQ(1, policy_stat("sched_energy"));
+	EXPECT_EQ(0, se_stat(POLICY, "mainline_eas"));
+	EXPECT_EQ(1, se_stat(POLICY, "sched_energy"));
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
-	EXPECT_EQ(1, policy_stat("mainline_eas"));
+	EXPECT_EQ(1, se_stat(POLICY, "mainline_eas"));
 }
 
 /* Off: no decision is made by the policy.  On: wakeups are placed by it. */
@@ -188,16 +160,16 @@ TEST_F(policy, off_means_mainline_path)
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
 	pid = se_periodic_task(10, PERIOD_US, -1);
 	ASSERT_LT(0, pid);
-	before = decisions();
+	before = se_decisions();
 	se_sleep_ms(300);
-	after = decisions();
+	after = se_decisions();
 	EXPECT_EQ(before, after);
-	EXPECT_EQ(1, policy_stat("mainline_eas"));
+	EXPECT_EQ(1, se_stat(POLICY, "mainline_eas"));
 
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
-	before = decisions();
+	before = se_decisions();
 	se_sleep_ms(300);
-	after = decisions();
+	after = se_decisions();
 	se_kill(pid);
 	TH_LOG("%ld decisions in 300 ms of a 16 ms periodic task", after - before);
 	EXPECT_LE(10, after - before);
@@ -210,8 +182,8 @@ TEST_F(policy, forks_and_execs_placed)
 	pid_t pid;
 
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
-	fork0 = policy_stat("decisions_fork");
-	exec0 = policy_stat("decisions_exec");
+	fork0 = se_stat(POLICY, "decisions_fork");
+	exec0 = se_stat(POLICY, "decisions_exec");
 	for (i = 0; i < 20; i++) {
 		pid = fork();
 		ASSERT_LE(0, pid);
@@ -228,8 +200,8 @@ TEST_F(policy, forks_and_execs_placed)
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	EXPECT_LE(fork0 + 21, policy_stat("decisions_fork"));
-	EXPECT_LE(exec0 + 1, policy_stat("decisions_exec"));
+	EXPECT_LE(fork0 + 21, se_stat(POLICY, "decisions_fork"));
+	EXPECT_LE(exec0 + 1, se_stat(POLICY, "decisions_exec"));
 }
 
 /* Both sysctls flipped back and forth while tasks wake, fork and run. */
@@ -255,9 +227,9 @@ TEST_F(policy, flip_under_load)
 	}
 	ASSERT_EQ(0, se_write(EAS_SYSCTL, "1"));
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
-	EXPECT_EQ(0, policy_stat("mainline_eas"));
+	EXPECT_EQ(0, se_stat(POLICY, "mainline_eas"));
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
-	EXPECT_EQ(1, policy_stat("mainline_eas"));
+	EXPECT_EQ(1, se_stat(POLICY, "mainline_eas"));
 	for (i = 0; i < 4; i++) {
 		alive += !kill(load[i], 0);
 		se_kill(load[i]);
@@ -426,7 +398,7 @@ TEST_F(policy, hotplug_under_placement)
 		pid[i] = se_periodic_task(i ? 10 : 60, PERIOD_US, -1);
 		ASSERT_LT(0, pid[i]);
 	}
-	before = decisions();
+	before = se_decisions();
 	for (k = 0; k < 6; k++) {
 		int cpu = victims[k % 2];
 
@@ -444,8 +416,8 @@ TEST_F(policy, hotplug_under_placement)
 		se_kill(pid[i]);
 	}
 	EXPECT_EQ(0, bad) TH_LOG("samples of a task on an offline CPU");
-	EXPECT_LT(before, decisions());
-	EXPECT_EQ(1, policy_stat("sched_energy"));
+	EXPECT_LT(before, se_decisions());
+	EXPECT_EQ(1, se_stat(POLICY, "sched_energy"));
 }
 
 TEST_HARNESS_MAIN

@@ -349,6 +349,40 @@ static inline int se_debug_kernel(void)
 	return access("/proc/lockdep", F_OK) == 0;
 }
 
+/* A "name: value" number of a file (the sched_energy debugfs files), or -1. */
+static inline long se_stat(const char *file, const char *name)
+{
+	char buf[2048], *p;
+	size_t len = strlen(name);
+
+	if (se_read(file, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; (p = strstr(p, name)); p += len)
+		if ((p == buf || p[-1] == '\n') && p[len] == ':')
+			return atol(p + len + 1);
+	return -1;
+}
+
+#define SE_POLICY	"/sys/kernel/debug/sched_energy/policy"
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+#endif
+
+/* sched_energy placement decisions made so far, whatever their outcome. */
+static inline long se_decisions(void)
+{
+	static const char * const why[] = {
+		"decisions_energy", "decisions_prev", "decisions_overutilized",
+		"decisions_nofit", "decisions_nomodel",
+	};
+	long sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(why); i++)
+		sum += se_stat(SE_POLICY, why[i]);
+	return sum;
+}
+
 /* Write a string to a sysfs/procfs file; 0 or -errno. */
 static inline int se_write(const char *path, const char *val)
 {
