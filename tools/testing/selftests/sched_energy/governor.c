@@ -3,7 +3,8 @@
  * The sched_energy cpufreq governor on an emulated big.LITTLE board:
  *
  *  - it can be selected on every policy and reads back;
- *  - a ~10% task keeps its LITTLE domain at the lowest OPP;
+ *  - a small task (10%, or half the lowest OPP's capacity) keeps its
+ *    LITTLE domain at the lowest OPP;
  *  - a task stepping from 10% to 70% on a big CPU raises the big domain
  *    above its lowest OPP within 20 ms of the step (the tracker's 16 ms
  *    and a tick), and schedutil's delay is logged next to it;
@@ -172,32 +173,44 @@ static int best_window(int cpu, long freq, int windows, int goal)
 }
 
 /*
- * A 10% task alone in the LITTLE cluster (this process samples from a big
- * CPU): the domain stays at its lowest OPP in at least 75 of 100 samples
- * (0.5 s), in the best of up to six windows.  The task alone never needs
- * more; what lifts the domain is a vCPU stalled by a loaded host while
- * something runs on it (the task, or a kernel thread on another LITTLE
- * CPU): the guest sees a burst of several ms, the governor rightly follows
- * it, and holds the raised OPP for its ramp-down delay.  Traces of such
- * runs show those stretched samples before every rise.
+ * A small task alone in the LITTLE cluster (this process samples from a
+ * big CPU): the domain stays at its lowest OPP in at least 75 of 100
+ * samples (0.5 s), in the best of up to six windows.  The task is sized
+ * from the board: at most 10%, and at most half of the lowest OPP's
+ * capacity (cpu_capacity x fmin / fmax; 6% on hikey960, whose LITTLE
+ * lowest OPP is 133/1024), so that the tracker's headroom and one doubled
+ * sample still fit there.  The task alone never needs more; what lifts
+ * the domain is a vCPU stalled by a loaded host while something runs on
+ * it (the task, or a kernel thread on another LITTLE CPU): the guest sees
+ * a burst of several ms, the governor rightly follows it, and holds the
+ * raised OPP for its ramp-down delay.  Traces of such runs show those
+ * stretched samples before every rise.
  */
 TEST_F(gov, small_task_lowest_opp)
 {
-	int l = se_first_cpu(1), best;
+	int l = se_first_cpu(1), best, duty;
 	long min = se_cpufreq(l, "cpuinfo_min_freq");
+	long max = se_cpufreq(l, "cpuinfo_max_freq");
+	long low_cap;
 	pid_t pid;
 
 	/* There, kernel threads and interrupts alone lift the LITTLE cluster. */
 	if (se_debug_kernel())
 		SKIP(return, "the lowest-OPP bound needs a non-debug kernel");
 	ASSERT_LT(0, min);
+	ASSERT_LE(min, max);
+	low_cap = se_cpu_capacity(l) * min / max;
+	duty = low_cap * 100 / 2048;
+	duty = duty > 10 ? 10 : duty;
+	ASSERT_LE(2, duty) TH_LOG("lowest OPP capacity %ld: no room for a task", low_cap);
 	ASSERT_EQ(0, se_pin(0, se_first_cpu(0)));
-	pid = se_periodic_task(10, PERIOD_US, l + 1);
+	pid = se_periodic_task(duty, PERIOD_US, l + 1);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(500);
 	best = best_window(l, min, 6, 75);
 	se_kill(pid);
-	TH_LOG("LITTLE at its lowest OPP (%ld kHz) in %d/100 samples (best window)", min, best);
+	TH_LOG("%d%% task; LITTLE at its lowest OPP (%ld kHz, capacity %ld)", duty, min, low_cap);
+	TH_LOG("in %d/100 samples (best window)", best);
 	EXPECT_LE(75, best);
 }
 
