@@ -34,6 +34,15 @@
  * task stepping from 10% to 70% of a 16 ms period is recognised when its
  * longer burst ends (11.2 ms), and a new task that never sleeps after one
  * window (8 ms).
+ *
+ * A task that does not sleep (a spinner, or one held back by CFS
+ * bandwidth throttling, which keeps it queued) has no wakeup to end its
+ * span, so its demand could rise but never fall.  The tick closes such a
+ * span once it covers SEN_UTIL_ROLL_WINDOWS windows and twice the task's
+ * typical cycle (sen_util_roll_due(): a periodic task is never cut in its
+ * burst), with the sample busy / time since its first run in the span;
+ * a spinner throttled to 10% is then believed at 10% within
+ * SEN_UTIL_HIST rolls, and can be moved down by the balancer.
 
  * Running time is made invariant as PELT's is: scaled by the CPU's
  * capacity and by its current frequency (arch_scale_cpu_capacity(),
@@ -53,7 +62,7 @@
  *   update_curr()	 sen_util_account()	add running time    O(1)
  *   enqueue_task_fair() sen_util_enqueue()	close the cycle     O(SEN_UTIL_HIST)
  *   dequeue_task_fair() sen_util_dequeue()	estimate, hold      O(SEN_HOLD_SLOTS)
- *   task_tick_fair()	 sen_util_tick()	estimate            O(1)
+ *   task_tick_fair()	 sen_util_tick()	estimate or roll    O(SEN_UTIL_HIST)
  *
  * Approximations: a CPU keeps at most SEN_HOLD_SLOTS sleeping tasks'
  * contributions (beyond, a sleeping task stops counting at once); hold
@@ -215,6 +224,55 @@ u64 sen_util_hold_ns(u64 last_cycle)
 {
 	return clamp_t(u64, 2 * last_cycle, SEN_UTIL_WINDOW_NS,
 		       4 * SEN_UTIL_WINDOW_NS);
+}
+
+/**
+ * sen_util_roll_due() - should the tick close a span without a wakeup
+ * @span:	wall time since the span began
+ * @last_cycle:	typical span length, 0 if none
+ *
+ * Return: true once @span covers SEN_UTIL_ROLL_WINDOWS windows and twice
+ * @last_cycle: a task waking at its period never gets there, and one
+ * with a long period is not cut in the middle of its burst.
+ */
+bool sen_util_roll_due(u64 span, u64 last_cycle)
+{
+	return span >= max_t(u64, SEN_UTIL_ROLL_WINDOWS * SEN_UTIL_WINDOW_NS,
+			     2 * last_cycle);
+}
+
+/* Record the sample of a span that ends at @now and start the next one. */
+static void sen_util_close(struct task_struct *p, int cpu, u64 now,
+			   unsigned int sample, int ev)
+{
+	struct sen_task_util *u = &p->sen_util;
+
+	u->hist[u->hist_idx] = sample;
+	u->hist_idx = (u->hist_idx + 1) % SEN_UTIL_HIST;
+	if (u->nr_hist < SEN_UTIL_HIST)
+		u->nr_hist++;
+	u->demand = sen_util_demand(u->hist, u->nr_hist, sample);
+	u->spread = sen_util_spread(u->hist, u->nr_hist, u->demand);
+	trace_sen_util_task(p, cpu, sample, ev);
+	u->cycle_start = now;
+	u->run_start = 0;
+	u->busy = 0;
+}
+
+/*
+ * Close the span of a task that has run through it without sleeping
+ * (sen_util_roll_due()).  The typical cycle is left alone: it is the
+ * task's wakeup-to-wakeup period, and it has none.
+ */
+static void sen_util_roll(struct task_struct *p, int cpu, u64 now)
+{
+	struct sen_task_util *u = &p->sen_util;
+	u64 start = max(u->cycle_start, u->run_start);
+
+	sen_util_close(p, cpu, now, sen_util_ratio(u->busy, now - start),
+		       SEN_UTIL_EV_ROLL);
+	/* It is running: the next span is judged from now. */
+	u->run_start = now;
 }
 
 static void sen_util_runnable_add(int cpu, long delta)
@@ -408,23 +466,13 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 		 * within a few spans.
 		 */
 		sample = sen_util_ratio(u->busy, max(cycle, u->last_cycle));
-
-		u->hist[u->hist_idx] = sample;
-		u->hist_idx = (u->hist_idx + 1) % SEN_UTIL_HIST;
-		if (u->nr_hist < SEN_UTIL_HIST)
-			u->nr_hist++;
-		u->demand = sen_util_demand(u->hist, u->nr_hist, sample);
-		u->spread = sen_util_spread(u->hist, u->nr_hist, u->demand);
 		/*
 		 * The typical span: a moving average, so that one late
 		 * wakeup does not make the next estimate jump.
 		 */
 		u->last_cycle = u->last_cycle ?
 				(3 * u->last_cycle + cycle) / 4 : cycle;
-		trace_sen_util_task(p, cpu, sample, SEN_UTIL_EV_WAKEUP);
-		u->cycle_start = now;
-		u->run_start = 0;
-		u->busy = 0;
+		sen_util_close(p, cpu, now, sample, SEN_UTIL_EV_WAKEUP);
 	} else if (!u->cycle_start) {
 		u->cycle_start = now;
 	} else if ((flags & ENQUEUE_WAKEUP) && !u->nr_hist) {
@@ -476,15 +524,22 @@ void sen_util_tick(struct rq *rq, struct task_struct *curr)
 {
 	struct sen_task_util *u = &curr->sen_util;
 	u64 now = rq_clock(rq);
+	int cpu = cpu_of(rq);
 
-	if (u->contrib_cpu == cpu_of(rq) && !u->held && sen_util_raise(curr, now)) {
-		sen_util_runnable_add(cpu_of(rq), (long)u->demand - u->contrib);
-		u->contrib = u->demand;
-		sen_util_spread_set(cpu_of(rq), u);
-		sen_util_trace_cpu(cpu_of(rq), now);
-		/* The frequency follows now, not at the next PELT update. */
-		cpufreq_update_util(rq, 0);
-	}
+	if (u->contrib_cpu != cpu || u->held || !u->cycle_start)
+		return;
+	if (sen_util_roll_due(now - u->cycle_start, u->last_cycle))
+		sen_util_roll(curr, cpu, now);
+	else if (!sen_util_raise(curr, now))
+		return;
+	if (u->demand == u->contrib && u->spread == u->spread_contrib)
+		return;
+	sen_util_runnable_add(cpu, (long)u->demand - u->contrib);
+	u->contrib = u->demand;
+	sen_util_spread_set(cpu, u);
+	sen_util_trace_cpu(cpu, now);
+	/* The frequency follows now, not at the next PELT update. */
+	cpufreq_update_util(rq, 0);
 }
 
 /**

@@ -142,6 +142,50 @@ static void sen_util_hold_bounds(struct kunit *test)
 			4 * (u64)SEN_UTIL_WINDOW_NS);
 }
 
+static void sen_util_roll_when_due(struct kunit *test)
+{
+	u64 roll = SEN_UTIL_ROLL_WINDOWS * (u64)SEN_UTIL_WINDOW_NS;
+
+	/* A task that never slept: after SEN_UTIL_ROLL_WINDOWS windows. */
+	KUNIT_EXPECT_FALSE(test, sen_util_roll_due(roll - 1, 0));
+	KUNIT_EXPECT_TRUE(test, sen_util_roll_due(roll, 0));
+	/* A 16 ms periodic task late by a whole period is not cut... */
+	KUNIT_EXPECT_FALSE(test, sen_util_roll_due(2 * 16 * MS - 1, 16 * MS));
+	/* ... nor a 100 ms one in its 50 ms burst, nor before 200 ms. */
+	KUNIT_EXPECT_FALSE(test, sen_util_roll_due(50 * MS, 100 * MS));
+	KUNIT_EXPECT_FALSE(test, sen_util_roll_due(199 * MS, 100 * MS));
+	KUNIT_EXPECT_TRUE(test, sen_util_roll_due(200 * MS, 100 * MS));
+	/* A span of a sleeping task's lifetime does not overflow the rule. */
+	KUNIT_EXPECT_TRUE(test, sen_util_roll_due(U64_MAX, U64_MAX / 2));
+}
+
+/*
+ * A task that never sleeps, throttled from 80% to 10% of its CPU: rolled
+ * spans of 4 windows, busy over the span.  Its demand falls at every roll
+ * and is the new level after SEN_UTIL_HIST rolls.
+ */
+static void sen_util_roll_replay(struct kunit *test)
+{
+	u64 span = SEN_UTIL_ROLL_WINDOWS * (u64)SEN_UTIL_WINDOW_NS;
+	u16 hist[SEN_UTIL_HIST];
+	unsigned int i, idx = 0, sample, demand, prev;
+
+	sample = sen_util_ratio(span * 8 / 10, span);
+	for (i = 0; i < SEN_UTIL_HIST; i++)
+		hist[i] = sample;
+	prev = sen_util_demand(hist, SEN_UTIL_HIST, sample);
+	KUNIT_EXPECT_EQ(test, prev, 819U);
+	for (i = 0; i < SEN_UTIL_HIST; i++) {
+		sample = sen_util_ratio(span / 10, span);
+		hist[idx] = sample;
+		idx = (idx + 1) % SEN_UTIL_HIST;
+		demand = sen_util_demand(hist, SEN_UTIL_HIST, sample);
+		KUNIT_EXPECT_LT(test, demand, prev);
+		prev = demand;
+	}
+	KUNIT_EXPECT_EQ(test, demand, 102U);
+}
+
 /*
  * A periodic task replayed cycle by cycle, as the hooks see it: the demand
  * of a 20% task at a 16 ms period is its duty cycle from the first
@@ -181,6 +225,8 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_estimate_in_cycle),
 	KUNIT_CASE(sen_util_hold_bounds),
+	KUNIT_CASE(sen_util_roll_when_due),
+	KUNIT_CASE(sen_util_roll_replay),
 	KUNIT_CASE(sen_util_periodic_replay),
 	KUNIT_CASE(sen_util_sums_fit),
 	{}

@@ -224,6 +224,7 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_UTIL_WINDOW_NS	(8 * NSEC_PER_MSEC)
 #define SEN_HOLD_SLOTS		32
 #define SEN_UTIL_MARGIN_SHIFT	3	/* growth believed at once: > 1/8 */
+#define SEN_UTIL_ROLL_WINDOWS	4	/* a span without wakeup closes after */
 
 unsigned long sen_task_util(struct task_struct *p);
 unsigned long sen_cpu_util(int cpu);
@@ -258,6 +259,7 @@ unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand);
 unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle);
 u64 sen_util_hold_ns(u64 last_cycle);
+bool sen_util_roll_due(u64 span, u64 last_cycle);
 
 /* Scheduler hooks, called with the task's rq locked. */
 void sen_util_fork(struct task_struct *p);
@@ -331,6 +333,7 @@ static inline int sen_select_cpu(struct task_struct *p, int prev_cpu,
 	return -1;
 }
 
+static inline unsigned long sen_task_util(struct task_struct *p) { return 0; }
 static inline bool sen_lb_classic(const struct cpumask *span) { return true; }
 static inline void sen_balance_tick(struct rq *rq) { }
 static inline int sen_balance_newidle(struct rq *this_rq) { return 0; }

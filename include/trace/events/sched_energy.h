@@ -20,11 +20,13 @@
 enum sen_util_ev {
 	SEN_UTIL_EV_WAKEUP,	/* a cycle ended: new sample */
 	SEN_UTIL_EV_RAISE,	/* a cycle in progress outgrew the demand */
+	SEN_UTIL_EV_ROLL,	/* a span without wakeup closed at the tick */
 };
 #endif
 
 TRACE_DEFINE_ENUM(SEN_UTIL_EV_WAKEUP);
 TRACE_DEFINE_ENUM(SEN_UTIL_EV_RAISE);
+TRACE_DEFINE_ENUM(SEN_UTIL_EV_ROLL);
 
 TRACE_EVENT(sen_util_task,
 	    TP_PROTO(struct task_struct *p, int cpu, unsigned int sample, int ev),
@@ -48,7 +50,8 @@ TRACE_EVENT(sen_util_task,
 		      __entry->demand, __entry->last_cycle / 1000,
 		      __print_symbolic(__entry->ev,
 				       { SEN_UTIL_EV_WAKEUP, "wakeup" },
-				       { SEN_UTIL_EV_RAISE, "raise" }))
+				       { SEN_UTIL_EV_RAISE, "raise" },
+				       { SEN_UTIL_EV_ROLL, "roll" }))
 );
 
 TRACE_EVENT(sen_util_cpu,

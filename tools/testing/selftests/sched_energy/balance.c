@@ -6,7 +6,9 @@
  *  - two tasks that never sleep, stacked on one LITTLE CPU and then let go,
  *    are separated by the energy-aware balancer (its push/pull counters
  *    move) within a bounded time, without a wakeup to re-place them;
- *  - a task that shrinks from 80% to 10% of a big CPU ends up LITTLE;
+ *  - a task that shrinks from 80% to 10% of a big CPU ends up LITTLE, and
+ *    so does one that never sleeps, throttled from 80% to 10% by CFS
+ *    bandwidth (cgroup v2 cpu.max): the balancer moves it, not a wakeup;
  *  - one 90% task on a big CPU tips no domain: small tasks are still
  *    placed by energy (no "overutilized" decision) on the LITTLE cluster;
  *  - more never-sleeping tasks than LITTLE CPUs tip the LITTLE domain, its
@@ -22,6 +24,8 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
@@ -31,6 +35,8 @@
 #define POLICY		SE_POLICY
 #define BALANCE		"/sys/kernel/debug/sched_energy/balance"
 #define PERIOD_US	16000
+#define CGROOT		"/sys/fs/cgroup"
+#define CG		CGROOT "/se_balance"
 
 static long moves(void)
 {
@@ -238,6 +244,93 @@ TEST_F(bal, shrinking_task_moves_down)
 	se_kill(pid);
 	munmap(t_switch, sizeof(*t_switch));
 	EXPECT_LE(7, little);
+}
+
+/* A task's voluntary context switches (/proc/PID/status), -1 if unknown. */
+static long nvcsw(pid_t pid)
+{
+	char path[64], buf[2048], *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", pid);
+	if (se_read(path, buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, "\nvoluntary_ctxt_switches:");
+	return p ? atol(p + strlen("\nvoluntary_ctxt_switches:")) : -1;
+}
+
+/*
+ * A cgroup v2 group with the cpu controller at CG; mounts cgroup2 if it
+ * is not.  Returns 0, or -1 when the kernel has no CFS bandwidth control.
+ */
+static int cg_setup(void)
+{
+	if (access(CGROOT "/cgroup.controllers", F_OK)) {
+		mkdir(CGROOT, 0755);
+		if (mount("cgroup2", CGROOT, "cgroup2", 0, NULL))
+			return -1;
+	}
+	if (se_write(CGROOT "/cgroup.subtree_control", "+cpu"))
+		return -1;
+	if (mkdir(CG, 0755) && errno != EEXIST)
+		return -1;
+	return access(CG "/cpu.max", W_OK);
+}
+
+/*
+ * A task that never sleeps on a big CPU, throttled to 80% of it (40 of
+ * every 50 ms), then to 10%: no wakeup will place it again (throttling
+ * keeps it queued), so only the tracker's roll of its span at the tick
+ * sees it shrink and only the balancer can move it down.  It must be on a
+ * LITTLE CPU within 1 s of the change, and there in 7 of the 10 samples
+ * of the next 100 ms, the balancer's counters having moved and the task
+ * never having slept.
+ */
+TEST_F(bal, throttled_spinner_moves_down)
+{
+	int big = se_first_cpu(0) + 1, i, little = 0;
+	long sw, before;
+	uint64_t t0, t = 0;
+	char pid_s[16];
+	pid_t pid;
+
+	if (cg_setup())
+		SKIP(return, "no cgroup v2 cpu.max (CONFIG_CFS_BANDWIDTH)");
+	if (is_little(big) || se_cpu_capacity(big) < 0)
+		big--;
+	ASSERT_EQ(0, se_write(CG "/cpu.max", "40000 50000"));
+	pid = spinner(big);
+	ASSERT_LT(0, pid);
+	snprintf(pid_s, sizeof(pid_s), "%d", pid);
+	ASSERT_EQ(0, se_write(CG "/cgroup.procs", pid_s));
+	se_sleep_ms(300);
+	ASSERT_EQ(0, unpin(pid));
+	se_sleep_ms(300);
+	EXPECT_FALSE(is_little(se_task_cpu(pid))) TH_LOG("80%% task on cpu%d", se_task_cpu(pid));
+	sw = nvcsw(pid);
+	before = moves();
+	t0 = se_now_ns();
+	ASSERT_EQ(0, se_write(CG "/cpu.max", "5000 50000"));
+	while (se_now_ns() - t0 < 2000000000ULL) {
+		if (is_little(se_task_cpu(pid))) {
+			t = se_now_ns() - t0;
+			break;
+		}
+		se_sleep_ms(5);
+	}
+	for (i = 0; t && i < 10; i++) {
+		se_sleep_ms(10);
+		little += is_little(se_task_cpu(pid));
+	}
+	TH_LOG("80%% -> 10%%: on LITTLE cpu%d after %llu ms, then in %d/10 samples",
+	       se_task_cpu(pid), (unsigned long long)t / 1000000, little);
+	TH_LOG("%ld balancer moves, %ld voluntary switches", moves() - before, nvcsw(pid) - sw);
+	EXPECT_EQ(sw, nvcsw(pid));
+	se_kill(pid);
+	rmdir(CG);
+	ASSERT_NE(0, t) TH_LOG("still on a big CPU after 2 s");
+	EXPECT_LE(t, 1000000000ULL);
+	EXPECT_LE(7, little);
+	EXPECT_LE(1, moves() - before);
 }
 
 /*
