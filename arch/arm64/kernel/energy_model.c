@@ -164,48 +164,101 @@ struct sen_build {
 		-EINVAL;						\
 	})
 
+/* @cpu_np is @core's CPU or one of its threadN's, as parse_core() reads them. */
 static bool sen_core_has_cpu(struct device_node *core, struct device_node *cpu_np)
 {
-	struct device_node *np, *child;
+	struct device_node *np, *t;
+	char name[20];
 	bool found;
+	int i;
 
 	np = of_parse_phandle(core, "cpu", 0);
 	found = np == cpu_np;
 	of_node_put(np);
-	if (found)
-		return true;
-	for_each_child_of_node(core, child) {
-		np = of_parse_phandle(child, "cpu", 0);
+	for (i = 0; !found; i++) {
+		snprintf(name, sizeof(name), "thread%d", i);
+		t = of_get_child_by_name(core, name);
+		if (!t)
+			break;
+		np = of_parse_phandle(t, "cpu", 0);
 		found = np == cpu_np;
 		of_node_put(np);
-		if (found) {
-			of_node_put(child);
-			return true;
-		}
+		of_node_put(t);
 	}
-	return false;
+	return found;
 }
 
-/* The innermost cpu-map cluster node holding @cpu_np, with a reference. */
-static struct device_node *sen_find_cluster(struct device_node *parent,
-					    struct device_node *cpu_np)
+/*
+ * The leaf cluster node under @cl holding @cpu_np, with a reference, the
+ * way parse_cluster() in drivers/base/arch_topology.c walks cpu-map:
+ * clusterN children in sequence (nested or not), then, in a leaf cluster
+ * below the socket level (@depth > 0), coreN children in sequence.  The
+ * first such cluster is returned; *@n counts the cores that hold the CPU.
+ */
+static struct device_node *sen_find_in_cluster(struct device_node *cl,
+					       struct device_node *cpu_np, int depth,
+					       unsigned int *n)
 {
-	struct device_node *child, *found;
+	struct device_node *c, *f, *found = NULL;
+	bool leaf = true;
+	char name[20];
+	int i;
 
-	for_each_child_of_node(parent, child) {
-		if (of_node_name_prefix(child, "cluster")) {
-			found = sen_find_cluster(child, cpu_np);
-			if (found) {
-				of_node_put(child);
-				return found;
-			}
-		} else if (of_node_name_prefix(child, "core") &&
-			   sen_core_has_cpu(child, cpu_np)) {
-			of_node_put(child);
-			return of_node_get(parent);
-		}
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "cluster%d", i);
+		c = of_get_child_by_name(cl, name);
+		if (!c)
+			break;
+		leaf = false;
+		f = sen_find_in_cluster(c, cpu_np, depth + 1, n);
+		of_node_put(c);
+		if (found)
+			of_node_put(f);
+		else
+			found = f;
 	}
-	return NULL;
+	if (!leaf || !depth)
+		return found;
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "core%d", i);
+		c = of_get_child_by_name(cl, name);
+		if (!c)
+			return found;
+		if (sen_core_has_cpu(c, cpu_np)) {
+			(*n)++;
+			if (!found)
+				found = of_node_get(cl);
+		}
+		of_node_put(c);
+	}
+}
+
+/*
+ * The cpu-map cluster node holding @cpu_np, with a reference: under the
+ * socketN nodes in sequence if there are any (parse_socket()), else
+ * under cpu-map itself.  *@n receives the number of cores holding it.
+ */
+static struct device_node *sen_find_cluster(struct device_node *cpu_map,
+					    struct device_node *cpu_np, unsigned int *n)
+{
+	struct device_node *s, *f, *found = NULL;
+	char name[20];
+	int i;
+
+	*n = 0;
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "socket%d", i);
+		s = of_get_child_by_name(cpu_map, name);
+		if (!s)
+			break;
+		f = sen_find_in_cluster(s, cpu_np, 0, n);
+		of_node_put(s);
+		if (found)
+			of_node_put(f);
+		else
+			found = f;
+	}
+	return i ? found : sen_find_in_cluster(cpu_map, cpu_np, 0, n);
 }
 
 static bool sen_dt_has_power(struct device_node *np)
@@ -413,12 +466,17 @@ static int sen_read_array(struct sen_build *b, struct device_node *cl,
 			  int cpu, const char *prop, unsigned int want,
 			  u32 *vals, bool optional)
 {
-	int n = of_property_count_u32_elems(cl, prop);
+	int n;
 
-	if (n == -EINVAL && optional)
-		return 1;
-	if (n < 0)
+	if (!of_find_property(cl, prop, NULL)) {
+		if (optional)
+			return 1;
 		return sen_fail(b, "cpu%d: %pOF: %s: missing (other clusters carry power data)",
+				cpu, cl, prop);
+	}
+	n = of_property_count_u32_elems(cl, prop);
+	if (n < 0)
+		return sen_fail(b, "cpu%d: %pOF: %s: not an array of 32-bit cells",
 				cpu, cl, prop);
 	if (n != want)
 		return sen_fail(b, "cpu%d: %pOF: %s: %d values, need %u (%s)",
@@ -434,12 +492,16 @@ static int sen_fill_dt_power(struct sen_build *b, struct sen_domain *d)
 	int cpu = cpumask_first(&d->cpus);
 	u32 vals[SEN_MAX_OPPS];
 	struct device_node *cpu_np, *cl;
-	unsigned int i;
+	unsigned int i, n = 0;
 	int ret;
 
 	cpu_np = of_cpu_device_node_get(cpu);
-	cl = cpu_np ? sen_find_cluster(b->cpu_map, cpu_np) : NULL;
+	cl = cpu_np ? sen_find_cluster(b->cpu_map, cpu_np, &n) : NULL;
 	of_node_put(cpu_np);
+	if (n > 1) {
+		of_node_put(cl);
+		return sen_fail(b, "cpu%d: cpu-map: in %u cores, must be in one", cpu, n);
+	}
 	if (!cl)
 		return sen_fail(b,
 				"cpu%d: cpu-map: not in any cluster node, which must carry its power data",
