@@ -7,7 +7,7 @@ BOARDS ?= juno-r0 hikey960
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply bench-util bench-gov \
+	series series-check apply bench-util bench-gov bench-balance stress \
 	boot clean distclean help
 
 all: demo
@@ -18,11 +18,13 @@ help:
 	@echo "make kernel       build the patched kernel (build/out/default)"
 	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
 	@echo "make test-debug   run every test on that kernel"
+	@echo "make stress       long stress scenarios on the debug kernel, then libFuzzer"
 	@echo "make initramfs    build the guest userland (build/initramfs.cpio.gz)"
 	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
 	@echo "make series       the patch set as a mailing-list series in build/series"
 	@echo "make bench-util   utilization-tracker figures next to PELT's (both boards)"
 	@echo "make bench-gov    sched_energy vs schedutil: OPP residency and modelled energy"
+	@echo "make bench-balance stacked never-sleeping tasks: sched-energy vs mainline EAS balancing"
 	@echo "make series-check the same, building the kernel after every patch"
 	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
 	@echo "make clean        remove build output (keeps the unpacked tree and downloads)"
@@ -67,9 +69,20 @@ test-debug: deps
 	@$(S)/build-initramfs
 	@SE_VARIANT=debug $(S)/run-tests $(BOARDS)
 
+# The reliability scenarios for minutes each on the debug kernel, then
+# the fuzzer (STRESS_SECONDS, FUZZ_SECONDS).
+stress: deps
+	@$(S)/build-kernel debug
+	@$(S)/build-initramfs
+	@$(S)/stress $(BOARDS)
+
 # The patch set as a mailing-list series in build/series (checkpatch-clean).
 series: deps
 	@$(S)/make-series
+
+# Stacked never-sleeping tasks released: modelled power, time to settle (BOARD).
+bench-balance: kernel initramfs
+	@$(S)/bench-balance $(BOARD)
 
 # Utilization tracker figures next to PELT's, per board.
 bench-util: kernel initramfs
