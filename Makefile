@@ -8,7 +8,7 @@ S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
 	series series-check apply bench-util bench-gov bench-balance stress \
-	boot clean distclean help
+	boot clean distclean help kernel-kcsan
 
 all: demo
 
@@ -18,6 +18,7 @@ help:
 	@echo "make kernel       build the patched kernel (build/out/default)"
 	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
 	@echo "make test-debug   run every test on that kernel"
+	@echo "make kernel-kcsan the KCSAN kernel (build/out/kcsan; make stress STRESS_VARIANT=kcsan)"
 	@echo "make stress       long stress scenarios on the debug kernel, then libFuzzer"
 	@echo "make initramfs    build the guest userland (build/initramfs.cpio.gz)"
 	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
@@ -41,6 +42,9 @@ kernel: deps
 
 kernel-debug: deps
 	@$(S)/build-kernel debug
+
+kernel-kcsan: deps
+	@$(S)/build-kernel kcsan
 
 selftests: deps
 	@$(S)/build-selftests
@@ -72,7 +76,7 @@ test-debug: deps
 # The reliability scenarios for minutes each on the debug kernel, then
 # the fuzzer (STRESS_SECONDS, FUZZ_SECONDS).
 stress: deps
-	@$(S)/build-kernel debug
+	@$(S)/build-kernel $${STRESS_VARIANT:-debug}
 	@$(S)/build-initramfs
 	@$(S)/stress $(BOARDS)
 
