@@ -13,7 +13,7 @@ S := scripts
 all: demo
 
 help:
-	@echo "make              build, boot the $(BOARD) board, show its topology"
+	@echo "make              build, boot the $(BOARD) board, show its topology and the policy vs mainline EAS"
 	@echo "make test         run every test (ends with 'N passed, N failed')"
 	@echo "make kernel       build the patched kernel (build/out/default)"
 	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
@@ -55,9 +55,11 @@ initramfs: deps
 dtbs: deps
 	@for b in $(BOARDS); do $(S)/build-dtb $$b >/dev/null || exit 1; done
 
-# The default target: the board as the scheduler sees it.
+# The default target: the board as the scheduler sees it, then the policy
+# against mainline EAS on one scenario (scripts/bench-balance).
 demo: kernel initramfs
 	@$(S)/run-qemu --board $(BOARD) -- se-topology
+	@$(S)/bench-balance $(BOARD)
 
 boot: kernel initramfs
 	@$(S)/run-qemu --board $(BOARD) --verbose -- se-topology
