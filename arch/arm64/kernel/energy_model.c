@@ -188,6 +188,41 @@ static bool sen_core_has_cpu(struct device_node *core, struct device_node *cpu_n
 	return found;
 }
 
+static struct device_node *sen_find_in_cluster(struct device_node *cl,
+					       struct device_node *cpu_np, int depth,
+					       unsigned int *n);
+
+/*
+ * Search @parent's @prefix0, @prefix1, ... children in sequence, as
+ * arch_topology reads them, each as a cluster at @depth; the first
+ * cluster found, with a reference.  *@any: @parent has such a child.
+ */
+static struct device_node *sen_find_in_children(struct device_node *parent,
+						const char *prefix,
+						struct device_node *cpu_np,
+						int depth, unsigned int *n,
+						bool *any)
+{
+	struct device_node *c, *f, *found = NULL;
+	char name[20];
+	int i;
+
+	*any = false;
+	for (i = 0; ; i++) {
+		snprintf(name, sizeof(name), "%s%d", prefix, i);
+		c = of_get_child_by_name(parent, name);
+		if (!c)
+			return found;
+		*any = true;
+		f = sen_find_in_cluster(c, cpu_np, depth, n);
+		of_node_put(c);
+		if (found)
+			of_node_put(f);
+		else
+			found = f;
+	}
+}
+
 /*
  * The leaf cluster node under @cl holding @cpu_np, with a reference, the
  * way parse_cluster() in drivers/base/arch_topology.c walks cpu-map:
@@ -199,25 +234,13 @@ static struct device_node *sen_find_in_cluster(struct device_node *cl,
 					       struct device_node *cpu_np, int depth,
 					       unsigned int *n)
 {
-	struct device_node *c, *f, *found = NULL;
-	bool leaf = true;
+	struct device_node *c, *found;
 	char name[20];
+	bool nested;
 	int i;
 
-	for (i = 0; ; i++) {
-		snprintf(name, sizeof(name), "cluster%d", i);
-		c = of_get_child_by_name(cl, name);
-		if (!c)
-			break;
-		leaf = false;
-		f = sen_find_in_cluster(c, cpu_np, depth + 1, n);
-		of_node_put(c);
-		if (found)
-			of_node_put(f);
-		else
-			found = f;
-	}
-	if (!leaf || !depth)
+	found = sen_find_in_children(cl, "cluster", cpu_np, depth + 1, n, &nested);
+	if (nested || !depth)
 		return found;
 	for (i = 0; ; i++) {
 		snprintf(name, sizeof(name), "core%d", i);
@@ -235,30 +258,18 @@ static struct device_node *sen_find_in_cluster(struct device_node *cl,
 
 /*
  * The cpu-map cluster node holding @cpu_np, with a reference: under the
- * socketN nodes in sequence if there are any (parse_socket()), else
- * under cpu-map itself.  *@n receives the number of cores holding it.
+ * socketN nodes if there are any (parse_socket()), else under cpu-map
+ * itself.  *@n receives the number of cores holding it.
  */
 static struct device_node *sen_find_cluster(struct device_node *cpu_map,
 					    struct device_node *cpu_np, unsigned int *n)
 {
-	struct device_node *s, *f, *found = NULL;
-	char name[20];
-	int i;
+	struct device_node *found;
+	bool sockets;
 
 	*n = 0;
-	for (i = 0; ; i++) {
-		snprintf(name, sizeof(name), "socket%d", i);
-		s = of_get_child_by_name(cpu_map, name);
-		if (!s)
-			break;
-		f = sen_find_in_cluster(s, cpu_np, 0, n);
-		of_node_put(s);
-		if (found)
-			of_node_put(f);
-		else
-			found = f;
-	}
-	return i ? found : sen_find_in_cluster(cpu_map, cpu_np, 0, n);
+	found = sen_find_in_children(cpu_map, "socket", cpu_np, 0, n, &sockets);
+	return sockets ? found : sen_find_in_cluster(cpu_map, cpu_np, 0, n);
 }
 
 static bool sen_dt_has_power(struct device_node *np)
