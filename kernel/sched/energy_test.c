@@ -12,6 +12,10 @@
  * estimator computes them; energies are mean power x 1024.
  */
 #include <kunit/test.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
+#include <linux/moduleparam.h>
+#include <linux/prandom.h>
 #include <linux/sched.h>
 #include <linux/sched/energy.h>
 #include <linux/slab.h>
@@ -292,3 +296,403 @@ static struct kunit_suite sen_energy_suite = {
 };
 
 kunit_test_suite(sen_energy_suite);
+
+/**
+ * DOC: sched_energy_decision_cost
+ *
+ * A microbenchmark of the energy estimation of one placement decision, on
+ * synthetic models of 6 (4 + 2), 8 (4 + 4), 16, 64 and 128 CPUs in
+ * domains of four, with 5, 10 and 20 OPPs per domain (SEN_MAX_OPPS is
+ * 32, so 20 fits), to show how the cost grows with the platform.
+ *
+ * What is timed, per decision: for every domain, what sen_weigh_domain()
+ * does after its snapshot: one base sen_domain_energy() without the task,
+ * SEN_CANDS_PER_DOM (5) sen_domain_energy() calls with the task added to a
+ * candidate CPU, and keeping the least delta over all domains.  The five
+ * candidate slots name the domain's CPUs in turn, so every CPU is weighed
+ * (the fifth slot of a four-CPU domain repeats the first); the real path
+ * weighs each distinct candidate once and skips those the task does not
+ * fit, so this is its upper bound.
+ *
+ * What is not timed: the runqueue snapshot (sen_snapshot(): reading each
+ * CPU's utilization, active and idle state and runnable tasks, feeding the
+ * tipping point, choosing the candidates), the task's demand and period
+ * (sen_pick_task()), RCU, the prev_cpu margin and the trace event of
+ * sen_select_cpu().  The models and utilizations stay in the cache from
+ * one decision to the next, which a real wakeup's do not.
+ *
+ * The models are Juno r0-like: LITTLE domains of capacity 446 at 450-850
+ * MHz and big ones of 1024 at 450-1100 MHz, OPPs evenly spaced between
+ * 820 and 1000 mV, CPU power from the boards' dynamic-power-coefficients
+ * (140 and 530 uW/MHz/V^2), cluster and idle power from boards/juno-r0.dtsi,
+ * three idle states (WFI, cpu-sleep, cluster-sleep) with assumed wakeup
+ * energies; the lower half of the domains are LITTLE.  Each model has
+ * SEN_COST_SNAPS snapshots, drawn with a fixed seed: per CPU idle (30%),
+ * light (40%), medium (20%) or heavy (10%) utilization, a task of 16 to 255
+ * and a period of 8 to 64 ms; the decisions go through them in turn.
+ * Everything is allocated before the clock starts.
+ *
+ * The number of decisions timed per configuration is the parameter
+ * energy_test.bench_decisions (default 50, which keeps the suite short at
+ * every boot); each configuration reports one line:
+ *
+ *   sched_energy_decision_cost: cpus=C domains=D opps=O decisions=N
+ *   ns_per_decision=T ns_per_domain=T/D ns_best=B
+ *
+ * with T the mean over all decisions and B the mean over the fastest
+ * chunk of SEN_COST_CHUNK decisions (the least disturbed by the host of an
+ * emulated board).
+ *
+ * Each case also asserts, for every snapshot, that every energy is
+ * non-zero, that adding the task lowers no domain's energy by more than
+ * one wakeup charge at an unchanged OPP (see sen_cost_snap_check()), and
+ * that every timed decision picks the CPU a brute-force evaluation of
+ * every CPU finds, with the same delta.
+ */
+#define SEN_COST_CANDS		5	/* SEN_CANDS_PER_DOM in energy.c */
+#define SEN_COST_DOM_CPUS	4
+#define SEN_COST_NR_IDLE	3
+#define SEN_COST_SNAPS		8
+#define SEN_COST_CHUNK		64	/* decisions timed between reschedules */
+
+static unsigned int bench_decisions = 50;
+module_param(bench_decisions, uint, 0444);
+MODULE_PARM_DESC(bench_decisions,
+		 "decisions timed per configuration by sched_energy_decision_cost");
+
+/* One kind of cluster: frequencies in kHz, voltages in mV, powers in uW. */
+struct sen_cost_kind {
+	unsigned long cap, fmin, fmax, vmin, vmax, coef;
+	unsigned long cluster_min, cluster_max;
+	unsigned long cpu_idle[SEN_COST_NR_IDLE];
+	unsigned long cluster_idle[SEN_COST_NR_IDLE];
+	unsigned long wakeup[SEN_COST_NR_IDLE];	/* uW x us (pJ) */
+	unsigned int latency[SEN_COST_NR_IDLE];
+	unsigned int residency[SEN_COST_NR_IDLE];
+};
+
+static const struct sen_cost_kind sen_cost_little = {
+	.cap = 446, .fmin = 450000, .fmax = 850000, .vmin = 820, .vmax = 1000,
+	.coef = 140, .cluster_min = 26000, .cluster_max = 57000,
+	.cpu_idle = { 6000, 0, 0 }, .cluster_idle = { 56000, 56000, 17000 },
+	.wakeup = { 0, 10000000, 40000000 },
+	.latency = { 1, 1500, 1600 }, .residency = { 0, 2000, 2500 },
+};
+
+static const struct sen_cost_kind sen_cost_big = {
+	.cap = 1024, .fmin = 450000, .fmax = 1100000, .vmin = 820, .vmax = 1000,
+	.coef = 530, .cluster_min = 24000, .cluster_max = 64000,
+	.cpu_idle = { 15000, 0, 0 }, .cluster_idle = { 65000, 65000, 24000 },
+	.wakeup = { 0, 25000000, 80000000 },
+	.latency = { 1, 1500, 1600 }, .residency = { 0, 2000, 2500 },
+};
+
+/* One decision's input, and the brute-force answer. */
+struct sen_cost_snap {
+	unsigned long *util;	/* per CPU, domain after domain */
+	unsigned long task;
+	u64 period_us;
+	int best_cpu;
+	s64 best_delta;
+};
+
+struct sen_cost_bench {
+	struct sen_model *m;
+	unsigned int nr_cpus;
+	unsigned int nr_opps;
+	struct sen_cost_snap snap[SEN_COST_SNAPS];
+};
+
+static unsigned int sen_cost_dom_cpus(const struct sen_cost_bench *b,
+				      unsigned int i)
+{
+	return min(SEN_COST_DOM_CPUS, b->nr_cpus - i * SEN_COST_DOM_CPUS);
+}
+
+static void sen_cost_fill(struct sen_domain *d, const struct sen_cost_kind *k,
+			  unsigned int nr_opps)
+{
+	unsigned int i, n = nr_opps - 1;
+
+	d->nr_opps = nr_opps;
+	for (i = 0; i < nr_opps; i++) {
+		unsigned long f = k->fmin + (k->fmax - k->fmin) * i / n;
+		unsigned long mv = k->vmin + (k->vmax - k->vmin) * i / n;
+
+		d->opp[i].freq = f;
+		d->opp[i].cap = k->cap * f / k->fmax;
+		/* P = C V^2 f: uW/MHz/V^2 x MHz x mV^2 / 10^6 */
+		d->opp[i].cpu_power = k->coef * (f / 1000) * mv * mv / 1000000;
+		d->opp[i].cluster_power = k->cluster_min +
+			(k->cluster_max - k->cluster_min) * i / n;
+	}
+	d->nr_idle = SEN_COST_NR_IDLE;
+	for (i = 0; i < SEN_COST_NR_IDLE; i++) {
+		d->idle[i].cpu_power = k->cpu_idle[i];
+		d->idle[i].cluster_power = k->cluster_idle[i];
+		d->idle[i].wakeup_energy = k->wakeup[i];
+		d->idle[i].exit_latency_us = k->latency[i];
+		d->idle[i].residency_us = k->residency[i];
+	}
+}
+
+/* A realistic spread: idle, light, medium or heavy, below @cap * 3/4. */
+static unsigned long sen_cost_util(struct rnd_state *rs, unsigned long cap)
+{
+	u32 r = prandom_u32_state(rs) % 100, v = prandom_u32_state(rs);
+
+	if (r < 30)
+		return 0;
+	if (r < 70)
+		return 1 + v % (cap / 8);
+	if (r < 90)
+		return cap / 8 + v % (cap * 3 / 8);
+	return cap / 2 + v % (cap / 4);
+}
+
+/* A model of @nr_cpus CPUs with @nr_opps OPPs per domain, and snapshots. */
+static struct sen_cost_bench *sen_cost_build(struct kunit *test,
+					     unsigned int nr_cpus,
+					     unsigned int nr_opps)
+{
+	unsigned int nr_dom = DIV_ROUND_UP(nr_cpus, SEN_COST_DOM_CPUS);
+	struct sen_cost_bench *b;
+	struct rnd_state rs;
+	unsigned int i, cpu;
+
+	b = kunit_kzalloc(test, sizeof(*b), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	b->m = kunit_kzalloc(test, sen_model_size(nr_dom), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b->m);
+	b->nr_cpus = nr_cpus;
+	b->nr_opps = nr_opps;
+	/* CPUs are indices into the snapshots: the guest has fewer. */
+	sen_model_init(b->m, nr_dom);
+	b->m->src_active = SEN_SRC_TEST;
+	b->m->src_cluster = SEN_SRC_TEST;
+	b->m->src_idle = SEN_SRC_TEST;
+	for (i = 0; i < nr_dom; i++) {
+		struct sen_domain *d = &b->m->dom[i];
+
+		d->id = i;
+		sen_cost_fill(d, i < nr_dom / 2 ? &sen_cost_little : &sen_cost_big,
+			      nr_opps);
+	}
+	sen_model_derive(b->m);
+	/* The premise of sen_cost_snap_check()'s bound. */
+	for (i = 0; i < nr_dom; i++) {
+		const struct sen_domain *d = &b->m->dom[i];
+
+		KUNIT_ASSERT_GE(test, d->opp[0].cpu_power + d->opp[0].cluster_power,
+				d->idle[0].cpu_power + d->idle[0].cluster_power);
+	}
+
+	prandom_seed_state(&rs, nr_cpus);
+	for (i = 0; i < SEN_COST_SNAPS; i++) {
+		struct sen_cost_snap *s = &b->snap[i];
+
+		s->util = kunit_kcalloc(test, nr_cpus, sizeof(*s->util),
+					GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, s->util);
+		for (cpu = 0; cpu < nr_cpus; cpu++) {
+			const struct sen_domain *d =
+				&b->m->dom[cpu / SEN_COST_DOM_CPUS];
+
+			s->util[cpu] = sen_cost_util(&rs,
+						     d->opp[d->nr_opps - 1].cap);
+		}
+		s->task = 16 + prandom_u32_state(&rs) % 240;
+		s->period_us = 8000 * (1 + prandom_u32_state(&rs) % 8);
+	}
+	return b;
+}
+
+/*
+ * The timed part of one decision: per domain a base energy and
+ * SEN_COST_CANDS candidate energies, the least delta over all domains.
+ * Ties go to the lower CPU, as in the brute force.
+ */
+static int sen_cost_decide(const struct sen_cost_bench *b,
+			   const struct sen_cost_snap *s, s64 *best_delta)
+{
+	const struct sen_model *m = b->m;
+	unsigned int i, j, nr;
+	int best = -1;
+
+	for (i = 0; i < m->nr_domains; i++) {
+		const struct sen_domain *d = &m->dom[i];
+		const unsigned long *util = s->util + i * SEN_COST_DOM_CPUS;
+		u64 base;
+
+		nr = sen_cost_dom_cpus(b, i);
+		base = sen_domain_energy(d, util, nr, -1, 0, s->period_us);
+		for (j = 0; j < SEN_COST_CANDS; j++) {
+			s64 delta = sen_domain_energy(d, util, nr, j % nr,
+						      s->task, s->period_us) -
+				    base;
+
+			if (best < 0 || delta < *best_delta) {
+				best = i * SEN_COST_DOM_CPUS + j % nr;
+				*best_delta = delta;
+			}
+		}
+	}
+	return best;
+}
+
+/* The domain's need with @add on its CPU @idx (-1: none). */
+static unsigned long sen_cost_need(const unsigned long *util, unsigned int nr,
+				   int idx, unsigned long add)
+{
+	unsigned long max_util = 0;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		max_util = max(max_util, util[i] + (i == idx ? add : 0));
+	return sen_util_headroom(max_util, 0);
+}
+
+/**
+ * sen_cost_snap_check() - brute force and sanity of one snapshot
+ * @test:	the test
+ * @b:		the model
+ * @s:		the snapshot; gets the least-energy CPU and its delta
+ *
+ * Weighs the task on every CPU, each with its own base energy, and
+ * asserts that every energy is non-zero and that adding the task lowers
+ * no domain's energy by more than one wakeup charge, W * 1024 / period
+ * for the idle state with the largest W, when the OPP does not change.
+ *
+ * Why not "never lowers": more work shortens the CPU's idle stretches,
+ * and the estimator then charges a shallower state, whose wakeup energy
+ * is smaller.  Otherwise, at one OPP, a busy fraction that grows by db
+ * costs db * (P_opp - P_wfi) more on the CPU, and the cluster's idle
+ * fraction shrinks by no more than db (truncations included), which costs
+ * at most db * (P_cluster_wfi - P_cluster_opp) less when, as in the Juno
+ * tables, the cluster idles above its low-OPP active power; the lowest
+ * OPP's powers must cover that (asserted).  Across an OPP change there is
+ * no such bound: a faster OPP lengthens every CPU's idle stretches, and
+ * with these tables the energy can fall by more than a wakeup charge.
+ */
+static void sen_cost_snap_check(struct kunit *test,
+				const struct sen_cost_bench *b,
+				struct sen_cost_snap *s)
+{
+	unsigned int cpu;
+
+	s->best_cpu = -1;
+	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
+		unsigned int i = cpu / SEN_COST_DOM_CPUS, j;
+		int idx = cpu % SEN_COST_DOM_CPUS;
+		unsigned int nr = sen_cost_dom_cpus(b, i);
+		const struct sen_domain *d = &b->m->dom[i];
+		const unsigned long *util = s->util + i * SEN_COST_DOM_CPUS;
+		u64 without, with, charge = 0;
+
+		for (j = 0; j < d->nr_idle; j++)
+			charge = max(charge, div64_u64((u64)d->idle[j].wakeup_energy <<
+						       SCHED_CAPACITY_SHIFT,
+						       s->period_us));
+		without = sen_domain_energy(d, util, nr, -1, 0, s->period_us);
+		with = sen_domain_energy(d, util, nr, idx, s->task, s->period_us);
+		KUNIT_ASSERT_GT(test, without, 0ULL);
+		KUNIT_ASSERT_GT(test, with, 0ULL);
+		if (sen_opp_index(d, sen_cost_need(util, nr, -1, 0)) ==
+		    sen_opp_index(d, sen_cost_need(util, nr, idx, s->task)))
+			KUNIT_ASSERT_GE_MSG(test, with + charge, without,
+					    "cpu%u of %u, opps %u, task %lu",
+					    cpu, b->nr_cpus, b->nr_opps, s->task);
+		if (s->best_cpu < 0 || (s64)(with - without) < s->best_delta) {
+			s->best_cpu = cpu;
+			s->best_delta = with - without;
+		}
+	}
+}
+
+static void sen_cost_run(struct kunit *test, unsigned int nr_cpus)
+{
+	static const unsigned int opps[] = { 5, 10, 20 };
+	unsigned int n = max(bench_decisions, 1U), o, i, k, end, wrong;
+	struct sen_cost_bench *b;
+	u64 t0, ns, chunk, best;
+	s64 delta;
+	int cpu;
+
+	for (o = 0; o < ARRAY_SIZE(opps); o++) {
+		b = sen_cost_build(test, nr_cpus, opps[o]);
+		for (i = 0; i < SEN_COST_SNAPS; i++) {
+			sen_cost_snap_check(test, b, &b->snap[i]);
+			cpu = sen_cost_decide(b, &b->snap[i], &delta);
+			KUNIT_ASSERT_EQ(test, cpu, b->snap[i].best_cpu);
+			KUNIT_ASSERT_EQ(test, delta, b->snap[i].best_delta);
+		}
+
+		/* The timed loop: no allocation, no output. */
+		wrong = 0;
+		ns = 0;
+		best = U64_MAX;
+		for (k = 0; k < n; k = end) {
+			end = min(n, k + SEN_COST_CHUNK);
+			t0 = ktime_get_ns();
+			for (i = k; i < end; i++) {
+				const struct sen_cost_snap *s =
+					&b->snap[i % SEN_COST_SNAPS];
+
+				cpu = sen_cost_decide(b, s, &delta);
+				wrong += cpu != s->best_cpu ||
+					 delta != s->best_delta;
+			}
+			chunk = ktime_get_ns() - t0;
+			ns += chunk;
+			/* The least disturbed chunk: an emulator's host is noisy. */
+			best = min(best, div_u64(chunk, end - k));
+			cond_resched();
+		}
+		KUNIT_EXPECT_EQ(test, wrong, 0U);
+		kunit_info(test,
+			   "sched_energy_decision_cost: cpus=%u domains=%u opps=%u decisions=%u ns_per_decision=%llu ns_per_domain=%llu ns_best=%llu",
+			   nr_cpus, b->m->nr_domains, opps[o], n, div_u64(ns, n),
+			   div64_u64(ns, (u64)n * b->m->nr_domains), best);
+	}
+}
+
+static void sen_cost_6_cpus(struct kunit *test)
+{
+	sen_cost_run(test, 6);
+}
+
+static void sen_cost_8_cpus(struct kunit *test)
+{
+	sen_cost_run(test, 8);
+}
+
+static void sen_cost_16_cpus(struct kunit *test)
+{
+	sen_cost_run(test, 16);
+}
+
+static void sen_cost_64_cpus(struct kunit *test)
+{
+	sen_cost_run(test, 64);
+}
+
+static void sen_cost_128_cpus(struct kunit *test)
+{
+	sen_cost_run(test, 128);
+}
+
+static struct kunit_case sen_cost_cases[] = {
+	KUNIT_CASE(sen_cost_6_cpus),
+	KUNIT_CASE(sen_cost_8_cpus),
+	KUNIT_CASE(sen_cost_16_cpus),
+	KUNIT_CASE(sen_cost_64_cpus),
+	KUNIT_CASE(sen_cost_128_cpus),
+	{}
+};
+
+static struct kunit_suite sen_cost_suite = {
+	.name = "sched_energy_decision_cost",
+	.test_cases = sen_cost_cases,
+};
+
+kunit_test_suite(sen_cost_suite);
