@@ -8,12 +8,14 @@ S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
 	series series-check apply bench-util bench-gov bench-balance stress \
-	boot clean distclean help kernel-kcsan
+	boot clean distclean help kernel-kcsan eval
 
 all: demo
 
 help:
-	@echo "make              build, boot the $(BOARD) board, show its topology and the policy vs mainline EAS"
+	@echo "make              build, boot the $(BOARD) board, show its topology, then a short evaluation:"
+	@echo "                  CFS vs mainline EAS vs sched-energy (energy, slack, LISA criteria)"
+	@echo "make eval         the full evaluation on both boards (build/eval/BOARD: table, JSON, plots)"
 	@echo "make test         run every test (ends with 'N passed, N failed')"
 	@echo "make kernel       build the patched kernel (build/out/default)"
 	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
@@ -55,11 +57,15 @@ initramfs: deps
 dtbs: deps
 	@for b in $(BOARDS); do $(S)/build-dtb $$b >/dev/null || exit 1; done
 
-# The default target: the board as the scheduler sees it, then the policy
-# against mainline EAS on one scenario (scripts/bench-balance).
+# The default target: the board as the scheduler sees it, then the
+# evaluation on a short set of workloads (scripts/eval --short).
 demo: kernel initramfs
 	@$(S)/run-qemu --board $(BOARD) -- se-topology
-	@$(S)/bench-balance $(BOARD)
+	@$(S)/eval --short $(BOARD)
+
+# CFS, mainline EAS and sched-energy on every workload, both boards.
+eval: kernel initramfs
+	@$(S)/eval $(BOARDS)
 
 boot: kernel initramfs
 	@$(S)/run-qemu --board $(BOARD) --verbose -- se-topology
