@@ -137,7 +137,17 @@ static void sen_attach(struct task_struct *p, int dst)
 	rq_lock(rq, &rf);
 	update_rq_clock(rq);
 	activate_task(rq, p, ENQUEUE_NOCLOCK);
-	check_preempt_curr(rq, p, 0);
+	/*
+	 * An idle @dst is only rescheduled.  check_preempt_curr() would also
+	 * have @dst's next schedule() skip its clock update, which holds
+	 * only if that comes at once: an idle CPU takes its exit latency
+	 * first (milliseconds for a vCPU the host must wake), and the task
+	 * would be charged that wait as running time from a stale clock.
+	 */
+	if (is_idle_task(rq->curr))
+		resched_curr(rq);
+	else
+		check_preempt_curr(rq, p, 0);
 	rq_unlock(rq, &rf);
 }
 
