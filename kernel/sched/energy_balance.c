@@ -144,7 +144,7 @@ static void sen_attach(struct task_struct *p, int dst)
 	 * first (milliseconds for a vCPU the host must wake), and the task
 	 * would be charged that wait as running time from a stale clock.
 	 */
-	if (is_idle_task(rq->curr))
+	if (rcu_access_pointer(rq->curr) == rq->idle)
 		resched_curr(rq);
 	else
 		check_preempt_curr(rq, p, 0);
