@@ -15,5 +15,8 @@ qemu_machine_args() {
 	[ -n "${1:-}" ] && m="$m,dumpdtb=$1"
 	# Cortex-A57 vCPUs for every core: QEMU cannot mix core types in one
 	# virt machine, and the kernel only sees what the device tree says.
-	echo "-machine $m -cpu cortex-a57 -smp $BOARD_CPUS -m $BOARD_MEM -display none"
+	# No network: -machine virt adds a virtio NIC by default, and QEMU then
+	# needs its option ROM (efi-virtio.rom, package ipxe-qemu), which a
+	# minimal Debian does not have.  The guest talks over virtio-serial.
+	echo "-machine $m -cpu cortex-a57 -smp $BOARD_CPUS -m $BOARD_MEM -display none -nic none"
 }
