@@ -12,9 +12,10 @@ SRC=$BUILD/linux
 ARCH=arm64
 CROSS_COMPILE=aarch64-linux-gnu-
 export ARCH CROSS_COMPILE
-# Top-level directories of this repository that hold kernel files, copied
-# into the kernel tree at the same paths.
-KERNEL_DIRS="arch drivers include kernel Documentation tools"
+# Directories of this repository that hold kernel files, copied into the
+# kernel tree at the same paths (tools/eval, the host's evaluation
+# tooling, is not one of them).
+KERNEL_DIRS="arch drivers include kernel Documentation tools/testing"
 BASE_TARBALL=/usr/src/linux-source-6.1.tar.xz
 
 NCPU=$(nproc)

@@ -1,0 +1,159 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The energy of a window of a trace, as the real board would spend it.
+
+QEMU runs every vCPU at one speed, whatever its capacity and OPP
+(speed-equalised emulation): a busy time b on a CPU at OPP k is b * 1024
+of work and would take b * 1024 / cap_k on the real board.  So, over a
+window of length W, per CPU and per cluster (a model domain):
+
+  E_cpu_active = sum_k busy_k * 1024 / cap_k * P_cpu(k)
+  E_cl_active  = sum_k busy_cl_k * 1024 / cap_k * P_cluster(k)
+                 (busy_cl: the union of the cluster's CPUs' busy time)
+  E_cpu_idle   = sum_s (W - R) * r_s * P_cpu_idle(s)  +  n_s * wakeup(s)
+  E_cl_idle    = sum_s (W - R_cl) * r_cl_s * P_cluster_idle(s)
+
+with R the CPU's real busy time (sum_k busy_k * 1024 / cap_k; R_cl the
+cluster's, from busy_cl), r_s the share of the CPU's traced idle time in
+idle state s (cpu_idle events; idle in no traced state counts as WFI, so a
+trace without cpu_idle events is all WFI), r_cl_s that of the cluster's
+all-idle time in the shallowest state of its CPUs, and n_s the CPU's
+entries into s in the window (wakeup energy in the model's unit x us).
+"busy" is a CPU running anything but its idle task (sched_switch), at the
+OPP of the domain's last cpu_frequency event; busy time before a
+domain's first known OPP is not counted (it is idle time in W - R).
+
+Work factors: a task's running time can be counted times a factor f
+(rtapp.work_factors(): its configured work over its traced time, when the
+host's contention stretched it).  Busy time b of a task then counts as
+b * f at the OPP, and b * (1 - f) as WFI if f < 1; for the cluster, the
+largest factor among its busy CPUs.
+
+Work beyond the window (R > W) is reported as overrun (per CPU, summed):
+the real board could not have done it in time at those OPPs; its idle
+energy is then 0.  "traced_active" is the active energy with no
+conversion (busy_k * P(k), what idlestat computes).  Energies are in the
+model's unit x s (uJ for a uW model).
+"""
+from .model import domain_of
+
+
+def trace_energy(doms, tr, t0, t1, factor=None):
+    """The energy of [t0, t1) of trace tr (see the top), as
+
+      {"wall_s": W, "active", "idle", "total", "traced_active", "overrun_ms",
+       "cpus": {cpu: {"active", "idle", "busy_s", "real_busy_s", "overrun_ms"}},
+       "clusters": [{"cpus", "active", "idle", "traced_active",
+                     "cpu_active", "cluster_active", "overrun_ms",
+                     "opp_s": [seconds at each OPP],
+                     "opp_residency": {MHz as a string: share of the known-OPP time}}]}
+
+    "active" and "idle" of a cluster include its CPUs'.  factor: {pid: work
+    factor}; tasks not in it count as traced.
+    """
+    factor = factor or {}
+    dom = domain_of(doms)
+    ncpu = len(dom)
+    opp = [None] * len(doms)            # each domain's OPP index in force
+    busy = [False] * ncpu               # running anything but the idle task
+    pid = [0] * ncpu                    # the task running
+    state = [-1] * ncpu                 # the idle state entered (-1: none)
+    cpu_busy = [[0.0] * len(doms[dom[c]]["opp"]) for c in range(ncpu)]
+    cpu_idle = [[0.0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
+    entries = [[0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
+    cl_busy = [[0.0] * len(d["opp"]) for d in doms]
+    cl_idle = [[0.0] * len(d["idle"]) for d in doms]
+    res = [[0.0] * len(d["opp"]) for d in doms]
+    freq_idx = [{o["freq"]: k for k, o in enumerate(d["opp"])} for d in doms]
+    last = t0
+
+    def account(t):
+        """Charge [last, t) to the OPPs, tasks and idle states in force."""
+        dt = t - last
+        if dt <= 0:
+            return
+        for i, d in enumerate(doms):
+            k = opp[i]
+            if k is None:
+                continue
+            res[i][k] += dt
+            fmax, shallowest = 0.0, len(d["idle"]) - 1
+            for c in d["cpus"]:
+                if busy[c]:
+                    f = factor.get(pid[c], 1.0)
+                    cpu_busy[c][k] += dt * f
+                    cpu_idle[c][0] += dt * max(0.0, 1.0 - f)
+                    fmax = max(fmax, f)
+                else:
+                    s = max(state[c], 0)
+                    cpu_idle[c][s] += dt
+                    shallowest = min(shallowest, s)
+            if fmax:
+                cl_busy[i][k] += dt * fmax
+                cl_idle[i][0] += dt * max(0.0, 1.0 - fmax)
+            else:
+                cl_idle[i][shallowest] += dt
+
+    for t, kind, cpu, a, b in tr.ev:
+        if t >= t1:
+            break
+        if t > t0:
+            account(t)
+            last = t
+        if cpu >= ncpu:
+            continue
+        if kind == "f":
+            i = dom[cpu]
+            opp[i] = freq_idx[i].get(a, opp[i])
+        elif kind == "s":
+            busy[cpu] = a != 0
+            pid[cpu] = a
+        elif kind == "i":
+            state[cpu] = a
+            if a >= 0 and t >= t0:
+                entries[cpu][a] += 1
+    account(t1)
+
+    wall = t1 - t0
+
+    def shares(idle):
+        """Each idle state's share of the traced idle time (all WFI if none)."""
+        tot = sum(idle)
+        return [x / tot for x in idle] if tot else [1.0] + [0.0] * (len(idle) - 1)
+
+    out = {"wall_s": wall, "cpus": {}, "clusters": [], "overrun_ms": 0.0}
+    tot = {"active": 0.0, "idle": 0.0, "traced_active": 0.0}
+    for i, d in enumerate(doms):
+        cl = {"cpus": d["cpus"], "active": 0.0, "idle": 0.0, "traced_active": 0.0,
+              "cpu_active": 0.0, "overrun_ms": 0.0}
+        for c in d["cpus"]:
+            real = sum(b * 1024 / o["cap"] for b, o in zip(cpu_busy[c], d["opp"]))
+            act = sum(b * 1024 / o["cap"] * o["cpu"] for b, o in zip(cpu_busy[c], d["opp"]))
+            traced = sum(b * o["cpu"] for b, o in zip(cpu_busy[c], d["opp"]))
+            idle_real = max(0.0, wall - real)
+            idl = sum(idle_real * r * s["cpu"] for r, s in zip(shares(cpu_idle[c]), d["idle"]))
+            idl += sum(n * s["wakeup"] * 1e-6 for n, s in zip(entries[c], d["idle"]))
+            over = max(0.0, real - wall) * 1000
+            out["cpus"][c] = {"active": act, "idle": idl, "busy_s": sum(cpu_busy[c]),
+                              "real_busy_s": real, "overrun_ms": over}
+            cl["cpu_active"] += act
+            cl["idle"] += idl
+            cl["traced_active"] += traced
+            cl["overrun_ms"] += over
+        real = sum(b * 1024 / o["cap"] for b, o in zip(cl_busy[i], d["opp"]))
+        cl["cluster_active"] = sum(b * 1024 / o["cap"] * o["cluster"]
+                                   for b, o in zip(cl_busy[i], d["opp"]))
+        cl["active"] = cl["cpu_active"] + cl["cluster_active"]
+        cl["traced_active"] += sum(b * o["cluster"] for b, o in zip(cl_busy[i], d["opp"]))
+        idle_real = max(0.0, wall - real)
+        cl["idle"] += sum(idle_real * r * s["cluster"]
+                          for r, s in zip(shares(cl_idle[i]), d["idle"]))
+        cl["opp_s"] = res[i]
+        known = sum(res[i]) or 1.0
+        cl["opp_residency"] = {str(o["freq"] // 1000): r / known for o, r in zip(d["opp"], res[i])}
+        for k in tot:
+            tot[k] += cl[k]
+        out["overrun_ms"] += cl["overrun_ms"]
+        out["clusters"].append(cl)
+    out.update(tot)
+    out["total"] = tot["active"] + tot["idle"]
+    return out

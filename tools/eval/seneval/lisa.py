@@ -1,0 +1,121 @@
+# SPDX-License-Identifier: GPL-2.0
+"""LISA's placement check (lisa_tests eas_behaviour test_task_placement).
+
+For the LISA scenarios, each task's expected utilization is its duty cycle
+(x 1024 / 100) in the phase its rt-app markers say it is in, and it is
+counted on the CPU it last ran on (sched_switch).  The power of a placement
+(per-CPU utilizations u) is, per domain, at the lowest OPP k whose capacity
+covers the domain's largest utilization u_max (ideal DVFS; the top OPP if
+none does), each CPU active a = min(1, u / cap_k), idle in the deepest
+state (ideal cpuidle):
+
+  P = sum_domain [ sum_cpu (a P_cpu(k) + (1 - a) P_cpu_idle(deepest))
+                   + max(a) P_cluster(k) + (1 - max(a)) P_cluster_idle(deepest) ]
+
+The optimum is the least P over every placement of the same tasks on the
+board's CPUs (ncpus ^ ntasks of them) that leaves each CPU 20% spare
+capacity (u / 0.8 <= its top capacity), ranked with OPPs chosen with that
+margin (cap_k * 0.8 >= u_max) and then priced as above; the estimate is the
+same P for the placement the trace shows.  Both are integrated over the
+measured window (rtapp.measured_window(): after the warm-up); the check
+passes when estimate <= optimum x (1 + threshold / 100).
+
+When no placement leaves 20% spare (two big tasks on a board with one big
+CPU, as the three-cluster 4 + 3 + 1 board), LISA finds no optimum; here
+the placements that fit each CPU's top capacity without the margin are
+taken instead, and if none does either, those with the least load beyond
+the CPUs' capacities (the least work that cannot be done in time), each
+set again ranked with the margin.  So a big task goes to the largest CPUs
+left, never to a small CPU priced as merely fully busy.
+"""
+import itertools
+
+from .rtapp import measured_window, phase_changes
+
+MARGIN = 0.8
+
+
+def lisa_power(d, utils, margin=1.0):
+    """P of one domain (see the top), utils: its CPUs' utilizations."""
+    umax = max(utils)
+    k = next((k for k, o in enumerate(d["opp"]) if o["cap"] * margin >= umax), len(d["opp"]) - 1)
+    o, deep = d["opp"][k], d["idle"][-1]
+    acts = [min(1.0, u / o["cap"]) for u in utils]
+    p = sum(a * o["cpu"] + (1 - a) * deep["cpu"] for a in acts)
+    amax = max(acts)
+    return p + amax * o["cluster"] + (1 - amax) * deep["cluster"]
+
+
+def board_power(doms, per_cpu, margin=1.0):
+    """P of the board, per_cpu: {cpu: utilization} (others idle)."""
+    return sum(lisa_power(d, [per_cpu.get(c, 0.0) for c in d["cpus"]], margin) for d in doms)
+
+
+def optimum(doms, utils, cache):
+    """The least P over the placements of tasks of utilizations utils (see
+    the top).  cache: a dict kept between calls for the same model."""
+    key = tuple(sorted(utils))
+    if key in cache:
+        return cache[key]
+    cpus = [c for d in doms for c in d["cpus"]]
+    cap = {c: d["opp"][-1]["cap"] for d in doms for c in d["cpus"]}
+    best, best_rank = None, None
+    for place in itertools.product(cpus, repeat=len(utils)):
+        load = {}
+        for u, c in zip(utils, place):
+            load[c] = load.get(c, 0.0) + u
+        excess = sum(max(0.0, v - cap[c]) for c, v in load.items())
+        spare = not excess and all(v <= 1024 and v / MARGIN <= cap[c] for c, v in load.items())
+        # Placements with 20% spare first, then those that fit, then by
+        # the least excess; each by P with the margin's OPPs.
+        rank = (0 if spare else 1 if not excess else 2, excess)
+        if best_rank is not None and rank > best_rank[:2]:
+            continue
+        rank += (board_power(doms, load, MARGIN),)
+        if best_rank is None or rank < best_rank:
+            best, best_rank = load, rank
+    cache[key] = board_power(doms, best) if best is not None else 0.0
+    return cache[key]
+
+
+def lisa_check(doms, tr, wl, cache):
+    """The estimated and the optimal energy of a LISA scenario's run over its
+    measured window (see the top), as {"estimate", "optimum" (model unit x
+    s), "ratio", "threshold_pct", "pass", "window_s", "measured_from"}; None
+    if the run's markers do not show the window."""
+    win = measured_window(tr, wl)
+    if win is None:
+        return None
+    t0, t1 = win
+    # Each task's duty cycle (%) per rt-app phase: phase 0 the warm-up.
+    phases = {t["name"]: [t["phases"][0][0]] + [p[0] for p in t["phases"]] for t in wl["tasks"]}
+    tasks = {pid: comm for t, pid, comm, text in tr.markers if comm in phases}
+    changes = [(t, pid, "p", phase) for t, pid, phase in phase_changes(tr, phases)]
+    changes += [(t, a, "c", cpu) for t, kind, cpu, a, b in tr.ev if kind == "s" and a in tasks]
+    changes.sort(key=lambda c: c[0])
+    where, phase = {}, {}
+    est = opt = 0.0
+    last = None
+    for t, pid, kind, val in changes + [(t1, None, "end", None)]:
+        if last is not None and t > t0 and len(where) == len(tasks) == len(phase):
+            a, b = max(last, t0), min(t, t1)
+            if b > a:
+                load, utils = {}, []
+                for p in tasks:
+                    duty = phases[tasks[p]]
+                    u = duty[min(phase[p], len(duty) - 1)] * 10.24
+                    load[where[p]] = load.get(where[p], 0.0) + u
+                    utils.append(u)
+                est += board_power(doms, load) * (b - a)
+                opt += optimum(doms, utils, cache) * (b - a)
+        if t >= t1:
+            break
+        last = t
+        if kind == "p":
+            phase[pid] = val
+        elif kind == "c":
+            where[pid] = val
+    thr = wl["threshold_pct"]
+    return {"estimate": est, "optimum": opt, "ratio": est / opt if opt else None,
+            "threshold_pct": thr, "pass": bool(opt) and est <= opt * (1 + thr / 100),
+            "window_s": t1 - t0, "measured_from": t0}

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+"""The figures of one evaluation run, and the other files of a run's directory.
+
+An evaluation directory (guest/bin/se-eval, copied out by scripts/eval)
+holds runs/WORKLOAD/MODE-ROUND.trace.gz, each with rt-app's logs in
+runs/WORKLOAD/MODE-ROUND/.  analyse_run() gives a run's energy
+(energy.trace_energy(), with rt-app's threads counted by their work,
+rtapp.work_factors()), work done, slack, migrations and, for the LISA
+scenarios, the placement check (lisa.lisa_check()), all over the run's
+measured window (rtapp.measured_window(): after the warm-up phase for the
+LISA scenarios, the whole run for the others).
+"""
+import json
+import os
+import re
+
+from .energy import trace_energy
+from .lisa import lisa_check
+from .model import load_model
+from .rtapp import SLACK_PCT, log_work, measured_window, slack, work_factors
+from .trace import Trace, rtapp_segments
+
+
+def analyse_run(doms, wl, path, cache):
+    """(figures, segments, trace) of the run traced in path (a .trace.gz),
+    of workload wl (rtapp.load_workloads()); cache: lisa.optimum()'s.
+    Energies in mJ (a uW model).  segments: rtapp_segments() of the whole
+    run, for the plots."""
+    tr = Trace(path)
+    logdir = path[:-len(".trace.gz")]
+    lisa = lisa_check(doms, tr, wl, cache) if wl["kind"] == "lisa" else None
+    t0, t1 = measured_window(tr, wl) or (tr.start, tr.end)
+    factor = work_factors(tr, logdir, t0, t1)
+    e = trace_energy(doms, tr, t0, t1, factor)
+    raw = trace_energy(doms, tr, t0, t1)
+    per = slack(logdir, t0, t1)
+    pids = set(tr.rtapp)
+    migr = sum(1 for t, k, c, a, b in tr.ev if k == "m" and a in pids and t0 <= t < t1)
+    r = {"window": [t0, t1],
+         "energy_mj": e["total"] / 1000, "active_mj": e["active"] / 1000,
+         "idle_mj": e["idle"] / 1000, "traced_active_mj": e["traced_active"] / 1000,
+         "traced_mj": raw["total"] / 1000,
+         "work_s": sum(log_work(logdir, t0, t1).values()),
+         "stretch": (sum(1 / f for f in factor.values()) / len(factor)) if factor else 1.0,
+         "overrun_ms": e["overrun_ms"], "wall_s": e["wall_s"], "migrations": migr,
+         "decisions": tr.decisions, "wakeups": tr.wakeups,
+         "clusters": [{"cpus": c["cpus"], "energy_mj": (c["active"] + c["idle"]) / 1000,
+                       "active_mj": c["active"] / 1000, "idle_mj": c["idle"] / 1000,
+                       "opp_residency": c["opp_residency"]} for c in e["clusters"]],
+         "cpus": {str(c): {"energy_mj": (v["active"] + v["idle"]) / 1000,
+                           "busy_s": v["busy_s"]} for c, v in e["cpus"].items()},
+         "slack_neg": per,
+         "slack_neg_worst": max(per.values()) if per else 0.0,
+         "slack_pass": all(v <= SLACK_PCT / 100 for v in per.values())}
+    if lisa:
+        lisa["estimate_mj"] = lisa.pop("estimate") / 1000
+        lisa["optimum_mj"] = lisa.pop("optimum") / 1000
+        r["lisa"] = lisa
+    return r, rtapp_segments(tr, tr.start, tr.end), tr
+
+
+def active_energy(model, trace):
+    """The as-traced active energy (mJ) of a trace's run, "se: start" to
+    "se: end", board and per cluster: what idlestat computes, for
+    scripts/idlestat-check's cross-check."""
+    doms, unit = load_model(model)
+    tr = Trace(trace)
+    e = trace_energy(doms, tr, tr.start, tr.end)
+    scale = 1e-3 if unit == "uW" else 1.0
+    return {"window": [tr.start, tr.end],
+            "active_mj": e["traced_active"] * scale,
+            "clusters": [{"cpus": c["cpus"], "active_mj": c["traced_active"] * scale}
+                         for c in e["clusters"]]}
+
+
+def active_only(model, trace):
+    """Print active_energy() as JSON (scripts/eval-analyse --active)."""
+    print(json.dumps(active_energy(model, trace)))
+
+
+def decision_cost(path):
+    """The KUnit decision-cost benchmark's lines in a console log, as
+    [{"cpus": .., "domains": .., "opps": .., "ns_per_decision": .., ...}]."""
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.search(r"sched_energy_decision_cost: (cpus=.*)$", line)
+            if m:
+                rows.append(dict(kv.split("=") for kv in m.group(1).split()))
+    return rows

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: GPL-2.0
+"""seneval.energy: a trace's energy on the real board, worked out by hand."""
+import os
+import tempfile
+import unittest
+
+from seneval.energy import trace_energy
+from seneval.model import parse_model
+from seneval.trace import Trace
+
+from .synth import freq_marker, idle, marker, model_text, switch, write
+
+# Domain 0, CPUs 0-1: OPPs cap 512 (P_cpu 100, P_cluster 40 uW) and 1024
+# (300, 60); idle WFI (cpu 10, cluster 20), off (cpu 0, cluster 5, wakeup
+# 1000 uW x us = 0.001 uJ).  Domain 1, CPU 2: OPP cap 256 (50, 10); WFI
+# (4, 6).  The window is [1, 2): W = 1 s; energies in uJ.
+DOMS, UNIT = parse_model(model_text([
+    ("0-1", [(500000, 512, 100, 40), (1000000, 1024, 300, 60)],
+     [("WFI", 10, 20, 0), ("off", 0, 5, 1000)]),
+    ("2", [(250000, 256, 50, 10)], [("WFI", 4, 6, 0)]),
+]))
+START = [marker(1.0, "se: start")]
+END = [marker(2.0, "se: end")]
+
+
+def freqs(khz):
+    return [freq_marker(0.5, 0, khz), freq_marker(0.5, 1, khz)]
+
+
+class TraceEnergy(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def energy(self, lines, factor=None, window=None):
+        tr = Trace(write(os.path.join(self.dir.name, "t.trace"), "".join(lines)))
+        return trace_energy(DOMS, tr, *(window or (tr.start, tr.end)), factor)
+
+    def test_converted_to_the_real_board(self):
+        # CPU0 busy 0.5 s at cap 512: 0.5 * 1024 / 512 = 1.0 s of real work,
+        # 1.0 * 100 = 100 uJ; the cluster busy as long: 1.0 * 40 = 40.  CPU0
+        # never idle on the real board (1 - 1.0 = 0 s).  CPU1 idle 1 s in
+        # "off": 0 uJ plus one wakeup, 0.001.  The cluster never idle.
+        # As traced, 0.5 * 100 + 0.5 * 40 = 70.  Domain 1 (CPU 2, no OPP
+        # known, no event): idle all the window in WFI, 1 * 4 + 1 * 6 = 10.
+        # Active 140, idle 10.001, total 150.001.
+        e = self.energy(freqs(500000) + START + [
+            switch(1.0, 0, 7), idle(1.0, 1, 1), switch(1.5, 0, 0), idle(1.5, 0, 0)] + END)
+        self.assertAlmostEqual(e["active"], 140.0)
+        self.assertAlmostEqual(e["idle"], 10.001)
+        self.assertAlmostEqual(e["total"], 150.001)
+        self.assertAlmostEqual(e["traced_active"], 70.0)
+        self.assertAlmostEqual(e["overrun_ms"], 0.0)
+        self.assertAlmostEqual(e["wall_s"], 1.0)
+        cl = e["clusters"][0]
+        self.assertAlmostEqual(cl["cpu_active"], 100.0)
+        self.assertAlmostEqual(cl["cluster_active"], 40.0)
+        # Known OPP all the window, at 500 MHz.
+        self.assertEqual(cl["opp_residency"], {"500": 1.0, "1000": 0.0})
+        self.assertEqual(e["clusters"][1]["opp_s"], [0.0])
+        self.assertAlmostEqual(e["cpus"][0]["real_busy_s"], 1.0)
+        self.assertAlmostEqual(e["cpus"][0]["busy_s"], 0.5)
+
+    def test_work_factor(self):
+        # At the top OPP (cap 1024), the task counted at half its traced
+        # time (factor 0.5): 0.25 s of work on CPU0, 0.25 * 300 = 75;
+        # cluster 0.25 * 60 = 15.  Active 90.  CPU0's traced idle time: the
+        # factored-out 0.25 s in WFI, then 0.5 s in off (an entry: 0.001):
+        # shares 1/3 and 2/3 of its real idle time 0.75 s: 0.75 / 3 * 10 =
+        # 2.5.  CPU1 in off: 0.001.  The cluster's: the factored-out 0.25 s
+        # in WFI, then 0.5 s in off (its CPUs' shallowest): 0.75 / 3 * 20
+        # + 0.5 * 5 = 7.5.  Domain 1 idle, 10 (as above).  Idle 2.5 +
+        # 0.001 + 0.001 + 7.5 + 10 = 20.002.
+        e = self.energy(freqs(1000000) + START + [
+            switch(1.0, 0, 7), idle(1.0, 1, 1), switch(1.5, 0, 0), idle(1.5, 0, 1)] + END,
+            factor={7: 0.5})
+        self.assertAlmostEqual(e["active"], 90.0)
+        self.assertAlmostEqual(e["cpus"][0]["idle"], 2.501)
+        self.assertAlmostEqual(e["idle"], 20.002)
+
+    def test_cluster_union(self):
+        # Top OPP.  CPU0 busy 1.0-1.6, CPU1 1.4-1.8: CPU active 0.6 * 300 +
+        # 0.4 * 300 = 300; the cluster busy over the union, 1.0-1.8, 0.8 s:
+        # 0.8 * 60 = 48 (not 1.0 s, the sum).  No cpu_idle event: idle is
+        # WFI, CPU0 0.4 * 10 = 4, CPU1 0.6 * 10 = 6, cluster 0.2 * 20 = 4;
+        # domain 1 10 (as above): 24.
+        e = self.energy(freqs(1000000) + START + [
+            switch(1.0, 0, 7), switch(1.4, 1, 8), switch(1.6, 0, 0), switch(1.8, 1, 0)] + END)
+        cl = e["clusters"][0]
+        self.assertAlmostEqual(cl["cpu_active"], 300.0)
+        self.assertAlmostEqual(cl["cluster_active"], 48.0)
+        self.assertAlmostEqual(e["active"], 348.0)
+        self.assertAlmostEqual(e["idle"], 24.0)
+
+    def test_idle_states_and_wakeups(self):
+        # At cap 512.  CPU0 busy 1.0-1.25 (0.25 s traced, 0.5 s real: 50),
+        # then in "off" (an entry at 1.25: 0.001).  Its real idle time,
+        # 1 - 0.5 = 0.5 s, all in "off" (its traced share): 0.  CPU1 enters
+        # "off" at 0.8 (before the window: no wakeup counted), WFI at 1.0
+        # (wakeup 0), "off" at 1.5 (0.001): shares WFI 0.5, off 0.5 of
+        # its real idle time 1 s: 0.5 * 10 + 0.5 * 0 = 5, + 0.001.
+        # Cluster: busy 0.25 s traced, 0.5 s real: 0.5 * 40 = 20; all idle
+        # 1.25-1.5 in WFI (CPU1's, the shallower) and 1.5-2.0 in off: shares
+        # 1/3 and 2/3 of 1 - 0.5 = 0.5 s real: 0.5 / 3 * 20 + 1 / 3 * 5 = 5.
+        # Domain 1: 10, as above.  Active 50 + 20 = 70; idle 0.001 + 5.001
+        # + 5 + 10 = 20.002.
+        e = self.energy(freqs(500000) + [idle(0.8, 1, 1)] + START + [
+            switch(1.0, 0, 7), idle(1.0, 1, 0), switch(1.25, 0, 0), idle(1.25, 0, 1),
+            idle(1.5, 1, 1)] + END)
+        self.assertAlmostEqual(e["active"], 70.0)
+        self.assertAlmostEqual(e["cpus"][0]["idle"], 0.001)
+        self.assertAlmostEqual(e["cpus"][1]["idle"], 5.001)
+        self.assertAlmostEqual(e["idle"], 20.002)
+        self.assertAlmostEqual(e["traced_active"], 0.25 * 100 + 0.25 * 40)
+
+    def test_overrun(self):
+        # CPU0 busy all the window at cap 512: 2 s of work in 1 s, 1000 ms
+        # of overrun; no idle time left on the real board.
+        e = self.energy(freqs(500000) + START + [switch(1.0, 0, 7)] + END)
+        self.assertAlmostEqual(e["overrun_ms"], 1000.0)
+        self.assertAlmostEqual(e["cpus"][0]["idle"], 0.0)
+        self.assertAlmostEqual(e["clusters"][0]["overrun_ms"], 1000.0)
+
+    def test_window_and_unknown_opp(self):
+        # Domain 1 (CPU 2, cap 256): busy from 0.9, before the window, so
+        # busy at its start; its OPP known from 1.5 only, so 1.0-1.5 is not
+        # charged.  1.5-2.0: 0.5 s at cap 256 is 2 s of real work: CPU
+        # 2 * 50 = 100, cluster 2 * 10 = 20, overrun 2 - 1 = 1 s, no idle.
+        # Domain 0 idle throughout at 500 MHz, in WFI: 2 * 10 + 20 = 40.
+        e = self.energy(freqs(500000) + [switch(0.9, 2, 9)] + START + [
+            freq_marker(1.5, 2, 250000)] + END)
+        cl = e["clusters"][1]
+        self.assertAlmostEqual(cl["active"], 120.0)
+        self.assertAlmostEqual(cl["idle"], 0.0)
+        self.assertAlmostEqual(cl["overrun_ms"], 1000.0)
+        self.assertAlmostEqual(cl["opp_s"][0], 0.5)
+        self.assertAlmostEqual(e["clusters"][0]["idle"], 40.0)
+        self.assertAlmostEqual(e["total"], 160.0)
+
+    def test_part_of_the_run(self):
+        # The window [1.2, 1.7) of the first test's trace: CPU0 busy
+        # 1.2-1.5 at cap 512, 0.6 s real of W = 0.5: overrun 100 ms;
+        # 0.6 * 100 + 0.6 * 40 = 84 active; no idle time left for CPU0 or
+        # the cluster.  CPU1 in off since 1.0 (its entry before the window:
+        # no wakeup): 0.  Domain 1 in WFI for 0.5 s: 0.5 * (4 + 6) = 5.
+        e = self.energy(freqs(500000) + START + [
+            switch(1.0, 0, 7), idle(1.0, 1, 1), switch(1.5, 0, 0), idle(1.5, 0, 0)] + END,
+            window=(1.2, 1.7))
+        self.assertAlmostEqual(e["wall_s"], 0.5)
+        self.assertAlmostEqual(e["active"], 84.0)
+        self.assertAlmostEqual(e["overrun_ms"], 100.0)
+        self.assertAlmostEqual(e["idle"], 5.0)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0
+"""seneval.report: pairing, leaving out stalled runs, the table's verdicts."""
+import unittest
+
+from seneval import report
+
+
+def rec(w, m, r, e, share=0.0):
+    return {"workload": w, "mode": m, "round": r, "energy_mj": e, "migrations": 0,
+            "work_s": 1.0, "slack_neg_worst": 0.0, "stall": {"share": share, "stall_ms": 0.0}}
+
+
+class Report(unittest.TestCase):
+    def setUp(self):
+        # Eight rounds: sen at 0.8 of eas, eas2 equal to eas, cfs at 1.1,
+        # except round 3, whose sen run stalled for 5% of its CPU time.
+        self.rs = []
+        for r in range(1, 9):
+            e = 100.0 + r
+            self.rs += [rec("mp3", "eas", r, e), rec("mp3", "eas2", r, e),
+                        rec("mp3", "sen", r, 0.8 * e, 0.05 if r == 3 else 0.0),
+                        rec("mp3", "cfs", r, 1.1 * e)]
+        report.mark_left_out(self.rs, 2.0)
+
+    def test_stalled_run_and_its_pair_left_out(self):
+        c = report.compare(self.rs, "mp3", "sen")
+        self.assertEqual(c["n"], 7)
+        self.assertNotIn(3, c["ratios"])
+        self.assertAlmostEqual(c["median"], 0.8)
+        self.assertEqual(c["verdict"], "better")
+
+    def test_table_verdicts_and_noise_floor(self):
+        lines = []
+        meta = {"board": "b", "boots": 2, "modes": ["cfs", "eas", "eas2", "sen"], "pload": "1"}
+        s = report.table(self.rs, meta, None, 2.0, out=lines.append)
+        self.assertEqual(s["noise_floor"]["mp3"]["median"], 1.0)
+        self.assertEqual(s["noise_floor"]["mp3"]["verdict"], "no difference")
+        self.assertEqual(s["workloads"]["mp3"]["cfs"]["vs_ref"]["verdict"], "worse")
+        self.assertEqual(s["workloads"]["mp3"]["sen"]["kept"], 7)
+        self.assertEqual(s["left_out"]["sen"], 1)
+        text = "\n".join(lines)
+        self.assertIn("NOISE FLOOR", text)
+        self.assertIn("left out: mp3 sen round 3", text)
+        # The noise floor is printed before the per-workload rows.
+        self.assertLess(text.index("NOISE FLOOR"), text.index("mp3  "))
+
+    def test_indicative_with_few_rounds(self):
+        lines = []
+        few = [r for r in self.rs if r["round"] <= 2]
+        meta = {"board": "b", "boots": 1, "modes": ["eas", "sen"], "pload": "1"}
+        s = report.table(few, meta, None, 2.0, out=lines.append)
+        self.assertIn("INDICATIVE ONLY", "\n".join(lines))
+        self.assertEqual(s["workloads"]["mp3"]["sen"]["vs_ref"]["verdict"], "too few rounds")
+
+    def test_hackbench_paired(self):
+        lines = []
+        hb = {r: {"eas": 1.0, "sen": 1.5} for r in range(1, 9)}
+        meta = {"board": "b", "boots": 2, "modes": ["eas", "sen"], "pload": "1"}
+        s = report.table(self.rs, meta, hb, 2.0, out=lines.append)
+        self.assertEqual(s["hackbench"]["sen"]["median"], 1.5)
+        self.assertEqual(s["hackbench"]["sen"]["verdict"], "worse")
+
+
+if __name__ == "__main__":
+    unittest.main()
