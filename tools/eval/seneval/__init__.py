@@ -7,6 +7,8 @@
   lisa     LISA's placement check: the optimal and the estimated energy
   rtapp    rt-app: its logs and markers (work done, work factors, slack,
            the measured window) and the evaluation's workloads
+  perf     performance from the model: each rt-app activation's run time on
+           the real board at the capacities and OPPs it got, against its period
   run      the figures of one evaluation run (analyse_run), the --active
            cross-check, the decision-cost benchmark's lines
   plots    the PNGs (matplotlib, imported only when plotting)

@@ -12,9 +12,21 @@ and logs each activation in LOGDIR/NAME-IDX.log, one line of
 
   idx perf run period start end rel_st slack c_duration c_period wu_lat
 
-(times in us; start in CLOCK_MONOTONIC, taken here to be the trace's
-clock; c_duration the configured run time, c_period the timer's period,
-0 without a timer).
+(times in us; start and end CLOCK_MONOTONIC just before the
+activation's first event and just after its last, so [start, end] holds
+its run and its timer's sleep; c_duration the configured run time, the
+work at capacity 1024 and the top OPP (the calibration is measured there);
+c_period the timer's period, 0 without a timer; slack the time left to the
+timer's next expiry when the activation's run ended).
+
+Clocks (clock_offset()).  The trace's clock is not CLOCK_MONOTONIC: on
+the emulated boards the two differ by a constant (0.166 s on juno-r0),
+enough to shift every activation by ten periods.  The offset is taken per
+run from the markers: the n-th "[IDX] begins loop" marker of thread IDX
+is written just before the n-th row's start is read, so offset = the
+median over the rows of (marker time - start); a log's start + offset is
+its time in the trace.  Without markers the offset is 0 (the log's clock
+is taken to be the trace's).  Every log time below is shifted by it.
 
 Measured window.  The LISA scenarios (scripts/eval-workloads, lisa())
 start each task with a warm-up phase, a copy of its first phase, that is
@@ -36,11 +48,13 @@ to [0.05, 1.5].
 Slack (LISA's test_slack): an activation with a timer missed its deadline
 when its slack is negative; a task passes when at most SLACK_PCT % of its
 activations in the window did.  QEMU shares two host cores among the
-vCPUs: negative slack here measures emulation load as much as the policy
-(the energy's overrun is the model's view of lateness).
+vCPUs: rt-app's negative slack here measures emulation load as much as
+the policy, so it is the host's view; the model's view, judged by the
+same criterion, is perf.py's modelled lateness.
 """
 import os
 import re
+import statistics
 
 from .trace import busy_by_pid
 
@@ -49,13 +63,16 @@ COLUMNS = ("idx", "perf", "run", "period", "start", "end", "rel_st", "slack",
            "c_duration", "c_period", "wu_lat")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 PHASE = re.compile(r"\[\d+\] begins loop \d+ phase (\d+)")
+BEGINS = re.compile(r"\[(\d+)\] begins loop ")
+LOG_IDX = re.compile(r"-(\d+)$")
 START = re.compile(r"\[(\d+)\] starts")
 
 
-def activations(logdir, t0=None, t1=None):
+def activations(logdir, t0=None, t1=None, offset=0.0):
     """{log name (file name without .log): [activation, ...]}, each a dict
-    of the log's columns (ints), those starting in [t0, t1) (seconds; None:
-    unbounded).  An absent logdir has none."""
+    of the log's columns (ints), those starting in [t0, t1) (trace seconds;
+    None: unbounded), a start of s us being at s / 1e6 + offset in the
+    trace (clock_offset()).  An absent logdir has none."""
     out = {}
     if not os.path.isdir(logdir):
         return out
@@ -72,34 +89,63 @@ def activations(logdir, t0=None, t1=None):
                     a = dict(zip(COLUMNS, map(int, w)))
                 except ValueError:          # a line cut short
                     continue
-                if t0 is not None and a["start"] < t0 * 1e6:
+                t = a["start"] / 1e6 + offset
+                if t0 is not None and t < t0:
                     continue
-                if t1 is not None and a["start"] >= t1 * 1e6:
+                if t1 is not None and t >= t1:
                     continue
                 rows.append(a)
         out[f[:-len(".log")]] = rows
     return out
 
 
-def log_work(logdir, t0=None, t1=None):
-    """{thread index: configured work done (s)} of the activations that
-    start in [t0, t1) (sum of c_duration)."""
-    work = {}
-    for name, rows in activations(logdir, t0, t1).items():
-        m = re.search(r"-(\d+)$", name)
-        if m:
-            work[int(m.group(1))] = sum(a["c_duration"] for a in rows) * 1e-6
-    return work
+def log_index(name):
+    """The thread index of a log name ("mp3-AudioOut-1": 1); None if none."""
+    m = LOG_IDX.search(name)
+    return int(m.group(1)) if m else None
 
 
-def work_factors(tr, logdir, t0, t1):
-    """{pid: work factor} of rt-app's threads over [t0, t1) (see the top)."""
-    work = log_work(logdir, t0, t1)
+def thread_pids(tr):
+    """{thread index: pid} of rt-app's threads, from their "[IDX] starts"."""
     pid_of = {}
     for t, pid, comm, text in tr.markers:
         m = START.match(text)
         if m:
             pid_of[int(m.group(1))] = pid
+    return pid_of
+
+
+def clock_offset(tr, logdir):
+    """The trace's time minus rt-app's (CLOCK_MONOTONIC), in seconds (see
+    the top): the median over the log rows of each thread of (its n-th
+    "begins loop" marker - its n-th start); 0.0 without markers or logs."""
+    begins = {}
+    for t, pid, comm, text in tr.markers:
+        m = BEGINS.match(text)
+        if m:
+            begins.setdefault(int(m.group(1)), []).append(t)
+    diffs = []
+    for name, rows in activations(logdir).items():
+        for t, a in zip(begins.get(log_index(name), []), rows):
+            diffs.append(t - a["start"] / 1e6)
+    return statistics.median(diffs) if diffs else 0.0
+
+
+def log_work(logdir, t0=None, t1=None, offset=0.0):
+    """{thread index: configured work done (s)} of the activations that
+    start in [t0, t1) (sum of c_duration)."""
+    work = {}
+    for name, rows in activations(logdir, t0, t1, offset).items():
+        idx = log_index(name)
+        if idx is not None:
+            work[idx] = sum(a["c_duration"] for a in rows) * 1e-6
+    return work
+
+
+def work_factors(tr, logdir, t0, t1, offset=0.0):
+    """{pid: work factor} of rt-app's threads over [t0, t1) (see the top)."""
+    work = log_work(logdir, t0, t1, offset)
+    pid_of = thread_pids(tr)
     busy = busy_by_pid(tr, t0, t1)
     out = {}
     for idx, w in work.items():
@@ -109,11 +155,11 @@ def work_factors(tr, logdir, t0, t1):
     return out
 
 
-def slack(logdir, t0=None, t1=None):
+def slack(logdir, t0=None, t1=None, offset=0.0):
     """{log name: share of its timed activations in [t0, t1) with negative
-    slack}, for the logs that have any."""
+    slack}, for the logs that have any (the host's view, see the top)."""
     per = {}
-    for name, rows in activations(logdir, t0, t1).items():
+    for name, rows in activations(logdir, t0, t1, offset).items():
         timed = [a for a in rows if a["c_period"] > 0]
         if timed:
             per[name] = sum(a["slack"] < 0 for a in timed) / len(timed)

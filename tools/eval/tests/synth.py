@@ -55,9 +55,12 @@ def write(path, text):
 
 
 def rtapp_log(path, rows):
-    """An rt-app log: rows of (start_s, slack_us, c_duration_us, c_period_us)."""
+    """An rt-app log: rows of (start_s, slack_us, c_duration_us, c_period_us)
+    or (start_s, slack_us, c_duration_us, c_period_us, end_s); without
+    end_s the activation ends c_duration after its start."""
     out = ["#idx perf run period start end rel_st slack c_duration c_period wu_lat\n"]
-    for start, slack, dur, period in rows:
+    for start, slack, dur, period, *end in rows:
         us = round(start * 1e6)
-        out.append(f"0 100 {dur} {period} {us} {us + dur} 0 {slack} {dur} {period} 0\n")
+        end_us = round(end[0] * 1e6) if end else us + dur
+        out.append(f"0 100 {dur} {end_us - us} {us} {end_us} 0 {slack} {dur} {period} 0\n")
     return write(path, "".join(out))

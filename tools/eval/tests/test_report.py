@@ -52,6 +52,29 @@ class Report(unittest.TestCase):
         self.assertIn("INDICATIVE ONLY", "\n".join(lines))
         self.assertEqual(s["workloads"]["mp3"]["sen"]["vs_ref"]["verdict"], "too few rounds")
 
+    def test_model_late_column(self):
+        # sen's worst task late in 10% of its activations in rounds 1-4,
+        # 30% in 5-8 (round 3 left out): kept 10, 10, 10, 30, 30, 30, 30:
+        # median 30%.  eas's records carry no modelled figure: "-".
+        for r in self.rs:
+            if r["mode"] == "sen":
+                r["model_late_worst"] = 0.1 if r["round"] <= 4 else 0.3
+                r["model_slack_pass"] = r["round"] <= 4
+        lines = []
+        meta = {"board": "b", "boots": 2, "modes": ["eas", "sen"], "pload": "1"}
+        s = report.table(self.rs, meta, None, 2.0, out=lines.append)
+        sen = s["workloads"]["mp3"]["sen"]
+        self.assertEqual(sen["model_late_worst_pct"], [10.0, 10.0, 10.0, 30.0, 30.0, 30.0, 30.0])
+        self.assertEqual(sum(sen["model_slack_pass"]), 3)
+        self.assertEqual(s["workloads"]["mp3"]["eas"]["model_late_worst_pct"], [])
+        hdr = next(x for x in lines if x.startswith("workload"))
+        row = next(x for x in lines if x.startswith("mp3") and " sen " in x)
+        # "late %" right before "neg slack%", its median under it.
+        self.assertIn("late % neg slack%", hdr)
+        col = hdr.index("late %") + len("late %")
+        self.assertEqual(row[col - 4:col], "30.0")
+        self.assertLessEqual(len(hdr), 160)
+
     def test_hackbench_paired(self):
         lines = []
         hb = {r: {"eas": 1.0, "sen": 1.5} for r in range(1, 9)}

@@ -20,8 +20,11 @@ EXAMPLE_WL = {"name": "Small", "kind": "example"}
 # One rt-app thread "small" (pid 7) at the top OPP: in its warm-up (phase
 # 0, from 1.0) it runs 1.2-1.4 on CPU0 and migrates at 1.5; in phase 1
 # (from 2.0, the end of the warm-up) it runs 2.2-2.4 and migrates at 2.5;
-# it exits at 3.0, the run ends at 3.5.  Its log: an activation at 1.2 s
-# (slack -5 us) and one at 2.2 s (slack 5 us), 0.1 s of work each.
+# it exits at 3.0, the run ends at 3.5.  Its log: an activation at 1.0 s
+# (slack -5 us) and one at 2.0 s (slack 5 us), each ending 0.5 s later
+# (its run and its timer's sleep), 0.1 s of work each, a 16 ms period.
+# The log's clock is the trace's: each row starts at its "begins loop"
+# marker (clock offset 0).
 TRACE = [freq_marker(0.5, 0, 1000000), freq_marker(0.5, 1, 1000000),
          marker(1.0, "se: start Small sen 1"), marker(1.0, "[0] starts", "small", 7),
          marker(1.0, "[0] begins loop 0 phase 0 step 0", "small", 7),
@@ -40,7 +43,7 @@ class AnalyseRun(unittest.TestCase):
         self.model = write(os.path.join(d, "model.txt"), MODEL)
         self.path = write(os.path.join(d, "runs", "Small", "sen-1.trace.gz"), "".join(TRACE))
         rtapp_log(os.path.join(d, "runs", "Small", "sen-1", "small-0.log"),
-                  [(1.2, -5, 100000, 16000), (2.2, 5, 100000, 16000)])
+                  [(1.0, -5, 100000, 16000, 1.5), (2.0, 5, 100000, 16000, 2.5)])
         self.doms, _ = load_model(self.model)
 
     def tearDown(self):
@@ -51,7 +54,7 @@ class AnalyseRun(unittest.TestCase):
         # The window: the end of the warm-up (2.0) to the exit (3.0).
         self.assertEqual(r["window"], [2.0, 3.0])
         self.assertAlmostEqual(r["wall_s"], 1.0)
-        # In it: 0.1 s of work (the activation at 2.2), traced 0.2 s, a
+        # In it: 0.1 s of work (the activation at 2.0), traced 0.2 s, a
         # work factor of 0.5 (stretch 2).  CPU0 0.1 s busy at cap 1024:
         # 0.1 * 300 = 30, cluster 0.1 * 60 = 6; idle all WFI (no cpu_idle
         # event): CPU0 0.9 * 10 = 9, CPU1 1.0 * 10 = 10, cluster 0.9 * 20
@@ -63,10 +66,22 @@ class AnalyseRun(unittest.TestCase):
         self.assertAlmostEqual(r["idle_mj"], 0.037)
         self.assertAlmostEqual(r["energy_mj"], 0.073)
         self.assertAlmostEqual(r["traced_mj"], 0.106)
-        # The migration at 2.5 only; the activation at 2.2 only (slack 5).
+        # The migration at 2.5 only; the activation at 2.0 only (slack 5).
         self.assertEqual(r["migrations"], 1)
+        self.assertEqual(r["clock_offset_s"], 0.0)
         self.assertEqual(r["slack_neg"], {"small-0": 0.0})
-        self.assertTrue(r["slack_pass"])
+        self.assertTrue(r["host_slack_pass"])
+        # The model: that activation ran 2.2-2.4 on CPU0 at cap 1024, R =
+        # 100000 us * 1024 / 1024 = 100 ms > its 16 ms period: late, 1 of
+        # 1.  LISA's slack criterion fails on the model, passes on the
+        # host's view.
+        self.assertEqual(r["model_late"], {"small-0": 1.0})
+        self.assertEqual(r["model_late_worst"], 1.0)
+        self.assertFalse(r["model_slack_pass"])
+        self.assertAlmostEqual(r["model_ratio_median"]["small-0"], 100 / 16)
+        self.assertEqual(r["model_unpriced"], 0)
+        self.assertFalse(r["lisa"]["slack_pass"])
+        self.assertTrue(r["lisa"]["host_slack_pass"])
         # LISA: 20% = 204.8 on CPU0 all the window, cap 512, a = 0.4: 40 +
         # 0.4 * 40 + 0.6 * 5 = 59 uJ over 1 s; the optimum is the same.
         self.assertEqual((r["lisa"]["measured_from"], r["lisa"]["window_s"]), (2.0, 1.0))
