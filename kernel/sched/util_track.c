@@ -253,6 +253,7 @@ static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 		u->nr_hist++;
 	u->demand = sen_util_demand(u->hist, u->nr_hist, sample);
 	u->spread = sen_util_spread(u->hist, u->nr_hist, u->demand);
+	u->rolled = ev == SEN_UTIL_EV_ROLL;
 	trace_sen_util_task(p, cpu, sample, ev);
 	u->cycle_start = now;
 	u->run_start = 0;
@@ -376,6 +377,45 @@ static void sen_util_unhold(struct task_struct *p)
 	u->contrib_cpu = -1;
 }
 
+/**
+ * sen_util_grown() - the demand a span in progress shows, if it is growth
+ * @busy:	invariant running time so far in the span
+ * @elapsed:	wall time since the span's first run
+ * @last_cycle:	typical span length, 0 if none
+ * @demand:	the current demand
+ * @nr_hist:	number of complete samples (0: a new task)
+ * @rolled:	the span was opened by a roll (the task did not sleep)
+ *
+ * Wakeup jitter makes the estimate of a steady task wobble around its
+ * demand; only a rise by more than 1/2^SEN_UTIL_MARGIN_SHIFT (or by more
+ * than half of what is left up to full capacity) is growth.  A new task
+ * has no steady state yet: any rise counts.
+ *
+ * A span opened by a roll has no end the task chose: a task that never
+ * sleeps but is throttled runs in bursts of a tick or two, and a burst
+ * just after the roll reads as several times its share (8 ms of a 10%
+ * task's 50 ms period is 512 over one window).  The next roll, at most
+ * SEN_UTIL_ROLL_WINDOWS windows away, measures it; until then it is not
+ * raised.
+ *
+ * Return: the raised demand, or 0 if the span shows no growth.
+ */
+unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
+			    unsigned int demand, unsigned int nr_hist,
+			    bool rolled)
+{
+	unsigned int est;
+
+	if (rolled)
+		return 0;
+	est = sen_util_estimate(busy, elapsed, last_cycle);
+	if (nr_hist &&
+	    est <= demand + min_t(unsigned int, demand >> SEN_UTIL_MARGIN_SHIFT,
+				  (SCHED_CAPACITY_SCALE - demand) / 2))
+		return 0;
+	return est > demand ? est : 0;
+}
+
 /* Raise the demand of a task in its cycle if it has outgrown it. */
 static bool sen_util_raise(struct task_struct *p, u64 now)
 {
@@ -386,18 +426,9 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 	/* From the first run in the span: a wait to run first is not idleness. */
 	if (!u->cycle_start || now <= start)
 		return false;
-	est = sen_util_estimate(u->busy, now - start, u->last_cycle);
-	/*
-	 * Wakeup jitter makes the estimate of a steady task wobble around
-	 * its demand; only a rise by more than 1/8 (or by more than half
-	 * of what is left up to full capacity) is growth.  A new task has
-	 * no steady state yet.
-	 */
-	if (u->nr_hist &&
-	    est <= u->demand + min_t(unsigned int, u->demand >> SEN_UTIL_MARGIN_SHIFT,
-				     (SCHED_CAPACITY_SCALE - u->demand) / 2))
-		return false;
-	if (est <= u->demand)
+	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
+			     u->nr_hist, u->rolled);
+	if (!est)
 		return false;
 	/*
 	 * A task with no complete sample yet may be anything up to twice

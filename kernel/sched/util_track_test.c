@@ -187,6 +187,32 @@ static void sen_util_roll_replay(struct kunit *test)
 }
 
 /*
+ * Growth in a span in progress.  A 10% task at a 16 ms period that runs
+ * 8 ms of a span has grown (8/16 = 512 > 102 + 1/8); a burst of the same
+ * length just after a roll (a never-sleeping task throttled to 10%: 4-8 ms
+ * bursts every 50 ms at HZ=250) is not, nor is a steady task's jitter.
+ */
+static void sen_util_growth(struct kunit *test)
+{
+	const u64 us = NSEC_PER_USEC;
+
+	KUNIT_EXPECT_EQ(test, sen_util_grown(8 * MS, 8 * MS, 16 * MS, 102, 4,
+					     false), 512U);
+	KUNIT_EXPECT_EQ(test, sen_util_grown(8 * MS, 8 * MS, 0, 102, 4, true),
+			0U);
+	KUNIT_EXPECT_EQ(test, sen_util_grown(8 * MS, 8 * MS, 16 * MS, 102, 4,
+					     true), 0U);
+	/* The margin over 102 is 102 / 8 = 12: 1.8 ms of 16 is 115, growth... */
+	KUNIT_EXPECT_EQ(test, sen_util_grown(1800 * us, MS, 16 * MS, 102, 4,
+					     false), 115U);
+	/* ... 1.7 ms of 16 is 108, jitter. */
+	KUNIT_EXPECT_EQ(test, sen_util_grown(1700 * us, MS, 16 * MS, 102, 4,
+					     false), 0U);
+	/* A new task (no sample): any rise counts; 1 ms of one 8 ms window. */
+	KUNIT_EXPECT_EQ(test, sen_util_grown(MS, MS, 0, 0, 0, false), 128U);
+}
+
+/*
  * A periodic task replayed cycle by cycle, as the hooks see it: the demand
  * of a 20% task at a 16 ms period is its duty cycle from the first
  * complete cycle on, whatever the sample count, and stays there.
@@ -227,6 +253,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_hold_bounds),
 	KUNIT_CASE(sen_util_roll_when_due),
 	KUNIT_CASE(sen_util_roll_replay),
+	KUNIT_CASE(sen_util_growth),
 	KUNIT_CASE(sen_util_periodic_replay),
 	KUNIT_CASE(sen_util_sums_fit),
 	{}

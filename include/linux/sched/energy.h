@@ -258,6 +258,9 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand);
 unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle);
+unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
+			    unsigned int demand, unsigned int nr_hist,
+			    bool rolled);
 u64 sen_util_hold_ns(u64 last_cycle);
 bool sen_util_roll_due(u64 span, u64 last_cycle);
 

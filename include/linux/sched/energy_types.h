@@ -39,6 +39,8 @@
  * @hold_token:		the token that owns that slot
  * @nr_hist:		valid entries of @hist
  * @hist_idx:		next entry of @hist to write
+ * @rolled:		the current span was opened by a roll at the tick, not
+ *			by a wakeup (sen_util_grown())
  */
 struct sen_task_util {
 	u64	cycle_start;
@@ -56,6 +58,7 @@ struct sen_task_util {
 	u32	hold_token;
 	u8	nr_hist;
 	u8	hist_idx;
+	u8	rolled;
 };
 
 #endif /* CONFIG_SCHED_ENERGY */
