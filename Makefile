@@ -8,7 +8,7 @@ S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
 	series series-check apply bench-util bench-gov bench-balance stress \
-	boot clean distclean help kernel-kcsan eval
+	boot clean distclean help kernel-kcsan eval fresh-check
 
 all: demo
 
@@ -17,6 +17,7 @@ help:
 	@echo "                  CFS vs mainline EAS vs sched-energy (energy, slack, LISA criteria)"
 	@echo "make eval         the full evaluation on both boards (build/eval/BOARD: table, JSON, plots)"
 	@echo "make test         run every test (ends with 'N passed, N failed')"
+	@echo "make fresh-check  make and make test in a fresh minimal Debian 12 root (as root; what CI runs)"
 	@echo "make kernel       build the patched kernel (build/out/default)"
 	@echo "make kernel-debug build the lockdep/KASAN/UBSAN kernel (build/out/debug)"
 	@echo "make test-debug   run every test on that kernel"
@@ -74,6 +75,11 @@ test: deps
 	@$(S)/build-kernel default
 	@$(S)/build-initramfs
 	@$(S)/run-tests $(BOARDS)
+
+# The README's two commands in a freshly bootstrapped Debian 12 root
+# (scripts/fresh-check): proves no install step is missing.
+fresh-check:
+	@$(S)/fresh-check
 
 # The same tests on the lockdep/KASAN/UBSAN kernel (slower).
 test-debug: deps
