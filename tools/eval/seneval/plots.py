@@ -10,6 +10,8 @@ each scenario's threshold.
 """
 import os
 
+from . import stats
+
 from .model import cpulist_str
 
 
@@ -85,9 +87,11 @@ def plots(res, segs, doms, traces, outdir, modes):
             for wl in names:
                 rs = [v for v in (value(wl, m, r) for r in range(len(res[wl].get(m, []))))
                       if v is not None]
-                ys.append(sum(rs) / len(rs) if rs else 0)
-                lo.append(ys[-1] - min(rs) if rs else 0)
-                hi.append(max(rs) - ys[-1] if rs else 0)
+                # The median and its 95% bootstrap interval, as the table.
+                ci = stats.bootstrap_ci(rs) if len(rs) > 1 else (None, None)
+                ys.append(stats.median(rs) if rs else 0)
+                lo.append(ys[-1] - ci[0] if ci[0] is not None else 0)
+                hi.append(ci[1] - ys[-1] if ci[1] is not None else 0)
             ax.bar([x + i * width for x in range(len(names))], ys, width, yerr=[lo, hi],
                    label=m, capsize=2)
         ax.set_xticks([x + width * (len(modes) - 1) / 2 for x in range(len(names))])
@@ -96,15 +100,17 @@ def plots(res, segs, doms, traces, outdir, modes):
     def vs_base(wl, m, i):
         one = res[wl][m][i]
         b = [x for x in res[wl].get(base, []) if x["round"] == one["round"]]
-        return one["energy_mj"] / b[0]["energy_mj"] if b else None
+        if not b or one.get("left_out") or b[0].get("left_out"):
+            return None
+        return one["energy_mj"] / b[0]["energy_mj"]
 
     bars(axes[0], wls, vs_base)
     axes[0].axhline(1.0, color="grey", linewidth=0.5)
-    axes[0].set_ylabel(f"modelled energy / {base}")
+    axes[0].set_ylabel(f"modelled energy / {base}\n(median, 95% interval)")
     axes[0].legend(fontsize=7)
-    bars(axes[1], lisa_wls, lambda wl, m, r: res[wl][m][r]["lisa"]["ratio"])
+    bars(axes[1], lisa_wls, lambda wl, m, r: (res[wl][m][r].get("lisa") or {}).get("ratio"))
     for x, wl in enumerate(lisa_wls):
-        thr = 1 + res[wl][modes[0]][0]["lisa"]["threshold_pct"] / 100
+        thr = 1 + next(r["lisa"]["threshold_pct"] for r in res[wl][modes[0]] if r.get("lisa")) / 100
         axes[1].plot([x - width / 2, x + width * (len(modes) - 0.5)], [thr, thr],
                      color="black", linewidth=1)
     axes[1].axhline(1.0, color="grey", linewidth=0.5)
