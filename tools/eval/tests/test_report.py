@@ -75,6 +75,21 @@ class Report(unittest.TestCase):
         self.assertEqual(row[col - 4:col], "30.0")
         self.assertLessEqual(len(hdr), 160)
 
+    def test_equal_time(self):
+        # Eight rounds of a LISA-like run whose window varies: eas spends
+        # 100 mJ in 2 s, sen 50 mJ in 1 s (its window shrank).  The same
+        # power, 50 mW: no difference over equal time, although its energy
+        # over its own window is half.
+        rs = []
+        for r in range(1, 9):
+            rs.append(dict(rec("w", "eas", r, 100.0), wall_s=2.0))
+            rs.append(dict(rec("w", "sen", r, 50.0), wall_s=1.0))
+        report.mark_left_out(rs, 2.0)
+        c = report.compare(rs, "w", "sen")
+        self.assertEqual(c["median"], 1.0)
+        self.assertEqual(c["verdict"], "no difference")
+        self.assertEqual(report.compare(rs, "w", "sen", key="energy_mj")["median"], 0.5)
+
     def test_hackbench_paired(self):
         lines = []
         hb = {r: {"eas": 1.0, "sen": 1.5} for r in range(1, 9)}
