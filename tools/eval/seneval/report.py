@@ -122,7 +122,7 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
     summary = {"workloads": {}, "noise_floor": {}, "left_out": {}, "budget_pct": budget_pct}
     nrounds = len({r["round"] for r in records if r["mode"] in modes})
     out(f"== {meta['board']}: {nrounds} round(s) over {meta['boots']} boot(s), every mode once "
-        f"per round, order rotated per round; modes: "
+        f"per round, order balanced over rounds (every position, every predecessor); modes: "
         + ", ".join(f"{m} ({MODE_TEXT.get(m, m)})" for m in modes))
     out(f"host speed: rt-app {meta['pload']} ns per loop (per boot; lower is faster); "
         f"kernel {meta.get('kernel', '?')}")
