@@ -6,8 +6,10 @@
  * "linux,phandle", node names without the unit address.
  *
  * Departures from the kernel:
- *  - the blob must pass fdt_check_full(); the kernel only checks the
- *    header of its boot blob, and libfdt's parser is not under test;
+ *  - the blob must pass fdt_check_full(), after a walk of its tags that
+ *    must move forward (libfdt 1.6.1's check can loop for ever, see
+ *    sen_fdt_walk_ends()); the kernel only checks the header of its boot
+ *    blob, and libfdt's parser is not under test;
  *  - property values are copied into buffers of their exact length, so a
  *    read past a value is a sanitizer report; string properties are read
  *    no further than their length (the kernel runs strcmp() on them);
@@ -136,6 +138,30 @@ static struct device_node *sen_of_unflatten(const void *blob, int offset,
 }
 
 /*
+ * Walk the structure block's tags as fdt_check_full() will, and refuse a
+ * blob on which that walk would not end.  libfdt 1.6.1 (Debian 12) adds
+ * a property's 32-bit length to an int offset: a length near 4 GiB
+ * sends the next offset backwards, onto a tag already read, and
+ * fdt_check_full() loops for ever.  Each step must move forward, so the
+ * walk takes at most one step per tag-sized word of the blob.
+ *
+ * Return: 0 if the walk reaches FDT_END moving forward, else -1.
+ */
+static int sen_fdt_walk_ends(const void *blob)
+{
+	int offset, next = 0, steps = fdt_totalsize(blob) / FDT_TAGSIZE + 1;
+	u32 tag;
+
+	do {
+		offset = next;
+		tag = fdt_next_tag(blob, offset, &next);
+		if (next <= offset || --steps < 0)
+			return -1;
+	} while (tag != FDT_END);
+	return 0;
+}
+
+/*
  * Unflatten @blob into the live tree.
  *
  * Return: 0, or -EINVAL if the blob is not a well-formed device tree.
@@ -145,7 +171,8 @@ int sen_of_load(const void *blob, size_t size)
 	struct device_node **tail = &sen_of_allnodes;
 
 	if (size < sizeof(struct fdt_header) || size > INT_MAX ||
-	    fdt_check_full(blob, size))
+	    fdt_check_header(blob) || fdt_totalsize(blob) > size ||
+	    sen_fdt_walk_ends(blob) || fdt_check_full(blob, size))
 		return -EINVAL;
 	sen_of_root_node = sen_of_unflatten(blob, 0, NULL, &tail, 0);
 	return sen_of_root_node ? 0 : -EINVAL;
