@@ -90,3 +90,40 @@ def fmt(c, digits=2):
     if c["lo"] is None:
         return f.format(c["median"])
     return f"{f.format(c['median'])} [{f.format(c['lo'])}-{f.format(c['hi'])}]"
+
+
+def bootstrap_ratio_ci(new, old, stat=median, resamples=RESAMPLES, level=LEVEL, seed=1):
+    """Two-sample percentile-bootstrap interval (lo, hi) of stat(new) / stat(old).
+
+    For two independent sets of per-round ratios (two evaluation runs, two
+    kernels): each resample draws len(new) values from new and len(old)
+    from old, with replacement, and takes the ratio of their statistics.
+    """
+    new, old = list(new), list(old)
+    if len(new) < 2 or len(old) < 2:
+        return (None, None)
+    rng = random.Random(seed)
+    est = []
+    for _ in range(resamples):
+        a = stat([new[rng.randrange(len(new))] for _ in new])
+        b = stat([old[rng.randrange(len(old))] for _ in old])
+        est.append(a / b)
+    est.sort()
+    tail = (1 - level) / 2
+    return (percentile(est, tail), percentile(est, 1 - tail))
+
+
+def compare_runs(new, old):
+    """new against old: two sets of per-round ratios (lists or dicts).
+
+    Returns n_new, n_old, the ratio of their medians, its 95% two-sample
+    bootstrap interval and a verdict (lower is better, as above).
+    """
+    new = list(new.values()) if isinstance(new, dict) else list(new)
+    old = list(old.values()) if isinstance(old, dict) else list(old)
+    if not new or not old:
+        return {"n_new": len(new), "n_old": len(old), "median": None, "lo": None,
+                "hi": None, "verdict": "no pairs"}
+    lo, hi = bootstrap_ratio_ci(new, old)
+    return {"n_new": len(new), "n_old": len(old), "median": median(new) / median(old),
+            "lo": lo, "hi": hi, "verdict": verdict(lo, hi, min(len(new), len(old)))}

@@ -85,3 +85,26 @@ class Verdict(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class CompareRuns(unittest.TestCase):
+    def test_constant_shift_is_detected(self):
+        # Every round of the new run at 0.8 of the reference, every round
+        # of the old one at 1.0: new/old = 0.8 in every resample.
+        c = stats.compare_runs([0.8] * 8, {r: 1.0 for r in range(8)})
+        self.assertAlmostEqual(c["median"], 0.8)
+        self.assertAlmostEqual(c["lo"], 0.8)
+        self.assertAlmostEqual(c["hi"], 0.8)
+        self.assertEqual(c["verdict"], "better")
+
+    def test_same_sets_no_difference(self):
+        xs = [0.9, 1.0, 1.1, 0.95, 1.05, 1.0, 0.98, 1.02]
+        c = stats.compare_runs(xs, xs)
+        self.assertAlmostEqual(c["median"], 1.0)
+        self.assertLess(c["lo"], 1.0)
+        self.assertGreater(c["hi"], 1.0)
+        self.assertEqual(c["verdict"], "no difference")
+
+    def test_too_few(self):
+        self.assertEqual(stats.compare_runs([1.0, 1.1], [1.0] * 8)["verdict"], "too few rounds")
+        self.assertEqual(stats.compare_runs([], [1.0])["verdict"], "no pairs")
