@@ -24,7 +24,9 @@
  *    SEN_GOV_DOWN_NS wanted the current one or more, so that a periodic
  *    task's sleep does not drop the frequency it will need again.
  *
- * Requests go through the driver's fast_switch when it has one, from the
+ * One CPU of a policy chooses at a time; the others leave it a request
+ * instead of waiting for the policy's lock (sen_gov_update()).  Requests
+ * go through the driver's fast_switch when it has one, from the
  * scheduler's context; otherwise an irq_work queues them to a SCHED_FIFO
  * kthread that calls the driver, as schedutil does.  Without a platform
  * model, the OPP is the lowest whose frequency covers the need at the
@@ -54,6 +56,7 @@ struct sen_gov_policy {
 	unsigned int		next_freq;
 	bool			limits_changed;
 	bool			work_in_progress;
+	int			again;		/* a CPU asked for a choice */
 
 	/* Slow path: drivers without fast_switch. */
 	struct irq_work		irq_work;
@@ -138,20 +141,17 @@ static void sen_gov_request(struct sen_gov_policy *gp, u64 time,
 	}
 }
 
-/* Called by the scheduler, its rq locked; the policy's lock serialises. */
-static void sen_gov_update(struct update_util_data *hook, u64 time,
-			   unsigned int flags)
+/* Choose the domain's frequency at @time; the policy's lock held. */
+static void sen_gov_choose(struct sen_gov_policy *gp, u64 time)
 {
-	struct sen_gov_cpu *gc = container_of(hook, struct sen_gov_cpu, update_util);
-	struct sen_gov_policy *gp = gc->gp;
 	unsigned long need;
 	unsigned int freq;
 	int needy, opp, why;
 
-	if (!cpufreq_this_cpu_can_update(gp->policy))
+	/* Within the driver's minimum interval, as schedutil: not even look. */
+	if (!READ_ONCE(gp->limits_changed) &&
+	    (s64)(time - gp->last_change) < gp->delay_ns)
 		return;
-
-	raw_spin_lock(&gp->update_lock);
 	freq = sen_gov_pick(gp, &need, &needy, &opp);
 	/* Wanting the current frequency or more postpones any ramp-down. */
 	if (freq >= gp->next_freq)
@@ -159,20 +159,59 @@ static void sen_gov_update(struct update_util_data *hook, u64 time,
 	if (READ_ONCE(gp->limits_changed)) {
 		WRITE_ONCE(gp->limits_changed, false);
 		why = SEN_FREQ_LIMITS;
-	} else if (freq == gp->next_freq ||
-		   (s64)(time - gp->last_change) < gp->delay_ns) {
-		goto out;	/* nothing to do, or the driver's minimum interval */
 	} else if (freq > gp->next_freq) {
 		why = SEN_FREQ_UP;
-	} else if (time < gp->hold_until) {
-		goto out;
-	} else {
+	} else if (freq < gp->next_freq && time >= gp->hold_until) {
 		why = SEN_FREQ_DOWN;
+	} else {
+		return;		/* the same, or down too soon */
 	}
 	sen_gov_request(gp, time, freq);
 	trace_sen_freq_request(gp->policy->cpu, needy, need, opp, freq, why);
-out:
-	raw_spin_unlock(&gp->update_lock);
+}
+
+/* Choices one update may make: its own and one asked for meanwhile. */
+#define SEN_GOV_CHOICES		2
+
+/*
+ * Called by the scheduler, its rq locked.  One CPU of the policy chooses
+ * at a time, from every CPU's signals.  A CPU that finds the choice being
+ * made does not spin for the policy's lock with its rq locked and
+ * interrupts off (under a hypervisor the holder's vCPU can be preempted
+ * for milliseconds, and every CPU of the policy would wait with it): it
+ * leaves a request, @gp->again, and the holder chooses once more, before
+ * or right after it unlocks.  A request left beyond SEN_GOV_CHOICES is
+ * taken by the policy's next update.
+ */
+static void sen_gov_update(struct update_util_data *hook, u64 time,
+			   unsigned int flags)
+{
+	struct sen_gov_cpu *gc = container_of(hook, struct sen_gov_cpu, update_util);
+	struct sen_gov_policy *gp = gc->gp;
+	int n = 0;
+
+	if (!cpufreq_this_cpu_can_update(gp->policy))
+		return;
+
+	WRITE_ONCE(gp->again, 1);
+	/*
+	 * Our CPU's new signals are stored before the request, and the
+	 * request before we look at the lock: paired with the holder's
+	 * barrier after it unlocks, one of us sees the other.
+	 */
+	smp_mb();
+	do {
+		if (!raw_spin_trylock(&gp->update_lock))
+			return;		/* the holder will see the request */
+		/* Fully ordered: the choice reads signals stored before it. */
+		while (n < SEN_GOV_CHOICES && xchg(&gp->again, 0)) {
+			sen_gov_choose(gp, time);
+			n++;
+		}
+		raw_spin_unlock(&gp->update_lock);
+		/* A request left while we were unlocking is ours to take. */
+		smp_mb();
+	} while (n < SEN_GOV_CHOICES && READ_ONCE(gp->again));
 }
 
 static void sen_gov_work(struct kthread_work *work)
@@ -272,6 +311,7 @@ static int sen_gov_do_start(struct cpufreq_policy *policy)
 	gp->next_freq = policy->cur;
 	gp->limits_changed = false;
 	gp->work_in_progress = false;
+	gp->again = 0;
 
 	for_each_cpu(cpu, policy->cpus) {
 		struct sen_gov_cpu *gc = &per_cpu(sen_gov_cpu, cpu);
@@ -279,6 +319,7 @@ static int sen_gov_do_start(struct cpufreq_policy *policy)
 		gc->cpu = cpu;
 		gc->gp = gp;
 		cpufreq_add_update_util_hook(cpu, &gc->update_util, sen_gov_update);
+		WRITE_ONCE(per_cpu(sen_util_drives_freq, cpu), true);
 	}
 	return 0;
 }
@@ -288,8 +329,10 @@ static void sen_gov_do_stop(struct cpufreq_policy *policy)
 	struct sen_gov_policy *gp = policy->governor_data;
 	int cpu;
 
-	for_each_cpu(cpu, policy->cpus)
+	for_each_cpu(cpu, policy->cpus) {
+		WRITE_ONCE(per_cpu(sen_util_drives_freq, cpu), false);
 		cpufreq_remove_update_util_hook(cpu);
+	}
 	/* No update callback runs after this. */
 	synchronize_rcu();
 	if (gp->thread) {

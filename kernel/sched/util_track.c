@@ -102,6 +102,15 @@ struct sen_util_cpu {
 
 static DEFINE_PER_CPU(struct sen_util_cpu, sen_util_pcpu);
 
+/*
+ * Set while a CPU's cpufreq policy runs the sched_energy governor, the
+ * one frequency governor that reads this tracker: only then does a demand
+ * raised at the tick call cpufreq_update_util().  Schedutil must not see
+ * calls that mainline does not make (each one, for instance, halves its
+ * iowait boost).
+ */
+DEFINE_PER_CPU(bool, sen_util_drives_freq);
+
 /**
  * sen_util_scale() - make running time invariant
  * @delta:	running time in ns
@@ -441,6 +450,18 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 	return true;
 }
 
+/*
+ * What the task counts for on its CPU: its demand, or SEN_UTIL_NEW while
+ * it has neither a sample nor an estimate.  The decisions price a new
+ * task at that much (sen_task_util()); counting it at 0 on its CPU until
+ * its first sample would have back-to-back forks all see the CPU they
+ * were sent to as empty, and pile up there.
+ */
+static unsigned int sen_util_counted(const struct sen_task_util *u)
+{
+	return u->demand || u->nr_hist ? u->demand : SEN_UTIL_NEW;
+}
+
 /**
  * sen_util_fork() - start a new task with no history
  * @p: the new task
@@ -513,7 +534,7 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 		 */
 		u->run_start = now;
 	}
-	u->contrib = u->demand;
+	u->contrib = sen_util_counted(u);
 	u->contrib_cpu = cpu;
 	sen_util_runnable_add(cpu, u->contrib);
 	sen_util_spread_set(cpu, u);
@@ -537,7 +558,7 @@ void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		sen_util_raise(p, now);
-		u->contrib = u->demand;
+		u->contrib = sen_util_counted(u);
 		sen_util_hold(rq, p, now);
 	} else {
 		u->contrib = 0;
@@ -563,25 +584,29 @@ void sen_util_tick(struct rq *rq, struct task_struct *curr)
 		sen_util_roll(curr, cpu, now);
 	else if (!sen_util_raise(curr, now))
 		return;
-	if (u->demand == u->contrib && u->spread == u->spread_contrib)
+	if (sen_util_counted(u) == u->contrib && u->spread == u->spread_contrib)
 		return;
-	sen_util_runnable_add(cpu, (long)u->demand - u->contrib);
-	u->contrib = u->demand;
+	sen_util_runnable_add(cpu, (long)sen_util_counted(u) - u->contrib);
+	u->contrib = sen_util_counted(u);
 	sen_util_spread_set(cpu, u);
 	sen_util_trace_cpu(cpu, now);
 	/* The frequency follows now, not at the next PELT update. */
-	cpufreq_update_util(rq, 0);
+	if (READ_ONCE(per_cpu(sen_util_drives_freq, cpu)))
+		cpufreq_update_util(rq, 0);
 }
 
 /**
  * sen_task_util() - a task's demand
  * @p: the task
  *
- * Return: its demand in capacity units, invariant.
+ * Return: its demand in capacity units, invariant; SEN_UTIL_NEW for a
+ * task with neither a sample nor an estimate yet, as its CPU counts it.
  */
 unsigned long sen_task_util(struct task_struct *p)
 {
-	return READ_ONCE(p->sen_util.demand);
+	unsigned long demand = READ_ONCE(p->sen_util.demand);
+
+	return demand || READ_ONCE(p->sen_util.nr_hist) ? demand : SEN_UTIL_NEW;
 }
 
 /**

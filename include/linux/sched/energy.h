@@ -225,6 +225,8 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_HOLD_SLOTS		32
 #define SEN_UTIL_MARGIN_SHIFT	3	/* growth believed at once: > 1/8 */
 #define SEN_UTIL_ROLL_WINDOWS	4	/* a span without wakeup closes after */
+/* Demand counted for a task with no sample and no estimate yet. */
+#define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
 
 unsigned long sen_task_util(struct task_struct *p);
 unsigned long sen_cpu_util(int cpu);
@@ -263,6 +265,8 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 			    bool rolled);
 u64 sen_util_hold_ns(u64 last_cycle);
 bool sen_util_roll_due(u64 span, u64 last_cycle);
+
+DECLARE_PER_CPU(bool, sen_util_drives_freq);
 
 /* Scheduler hooks, called with the task's rq locked. */
 void sen_util_fork(struct task_struct *p);
