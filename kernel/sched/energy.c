@@ -83,8 +83,6 @@
 #define SEN_TIP_GAP_NS		(2 * TICK_NSEC)
 #define SEN_TIP_EVAL_NS		NSEC_PER_MSEC
 #define SEN_UNTIP_NS		(16 * NSEC_PER_MSEC)
-/* Demand assumed for a task with no history (a new task at fork). */
-#define SEN_NEW_TASK_UTIL	(SCHED_CAPACITY_SCALE / 8)
 /* Room for the decision trace's candidate list. */
 #define SEN_TRACE_LEN		SEN_CAND_LEN
 
@@ -268,12 +266,16 @@ struct sen_pick {
 	struct task_struct *p;
 	const struct cpumask *span;	/* the root domain's CPUs */
 	unsigned long util;		/* the task's demand */
+	unsigned long peak;		/* demand + spread: to fit a smaller CPU */
+	unsigned long prev_cap;		/* top capacity of prev_cpu's domain */
 	unsigned long held;		/* its contribution on @held_cpu */
 	int held_cpu;
 	int prev_cpu;
 	u64 period_us;
 	int best_cpu;
 	s64 best_delta;
+	int fit_cpu;			/* cheapest fitting CPU but prev_cpu */
+	s64 fit_delta;
 	s64 prev_delta;			/* S64_MAX: prev_cpu not weighed */
 	int target;			/* a balancer's destination, or -1 */
 	bool balance;			/* weigh prev_cpu even if overfull */
@@ -289,6 +291,21 @@ static bool sen_fits(unsigned long util, unsigned long cap)
 {
 	/* 80% of the capacity, as fits_capacity(): room to grow. */
 	return util * 1280 < cap * 1024;
+}
+
+/*
+ * Does the task fit a CPU of capacity @cap whose utilization without it
+ * is @util?  On a CPU smaller than its own, the task must fit with its
+ * peak (demand plus the spread of its recent samples), elsewhere with its
+ * demand: a task that only just fits a small CPU by its mean would stop
+ * fitting at its next long activation and be moved up again for
+ * capacity, then down for energy, and so on.  The band between the two
+ * thresholds keeps it where it is.
+ */
+static bool sen_pick_fits(const struct sen_pick *pk, unsigned long util,
+			  unsigned long cap)
+{
+	return sen_fits(util + (cap < pk->prev_cap ? pk->peak : pk->util), cap);
 }
 
 static void sen_trace_cand(struct sen_pick *pk, int cpu, s64 delta)
@@ -425,7 +442,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			}
 			if (cpu == pk->prev_cpu)
 				cand[0] = n;
-			if (sen_fits(u + pk->util, cap) &&
+			if (sen_pick_fits(pk, u, cap) &&
 			    (pack < 0 || u > sc->util[pack]))
 				pack = n;
 			if (sen_fits(u, cap) &&
@@ -483,7 +500,7 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 			continue;
 		/* A balancer weighs where the task is, full or not. */
 		if (!(pk->balance && sc->cpu[c] == pk->prev_cpu) &&
-		    !sen_fits(sc->util[c] + pk->util, cap))
+		    !sen_pick_fits(pk, sc->util[c], cap))
 			continue;
 		for (j = 0; j < i && cand[j] != c; j++)
 			;
@@ -492,8 +509,12 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 		delta = sen_domain_energy(d, sc->util, nr, c, pk->util,
 					  pk->period_us) - base;
 		sen_trace_cand(pk, sc->cpu[c], delta);
-		if (sc->cpu[c] == pk->prev_cpu)
+		if (sc->cpu[c] == pk->prev_cpu) {
 			pk->prev_delta = delta;
+		} else if (pk->fit_cpu < 0 || delta < pk->fit_delta) {
+			pk->fit_cpu = sc->cpu[c];
+			pk->fit_delta = delta;
+		}
 		if (pk->best_cpu < 0 || delta < pk->best_delta) {
 			pk->best_cpu = sc->cpu[c];
 			pk->best_delta = delta;
@@ -502,15 +523,16 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 	return true;
 }
 
-/* The task's demand and the period to price it over. */
+/* The task's demand, its peak and the period to price it over. */
 static void sen_pick_task(struct sen_pick *pk, struct task_struct *p)
 {
 	u64 cycle;
 
 	pk->p = p;
-	pk->util = sen_task_util(p);
-	if (!pk->util && !READ_ONCE(p->sen_util.nr_hist))
-		pk->util = SEN_NEW_TASK_UTIL;
+	pk->fit_cpu = -1;
+	pk->prev_cap = SCHED_CAPACITY_SCALE;
+	pk->util = sen_task_util(p);	/* SEN_UTIL_NEW for a new task */
+	pk->peak = pk->util + READ_ONCE(p->sen_util.spread);
 	cycle = READ_ONCE(p->sen_util.last_cycle);
 	pk->period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
 						8 * SEN_UTIL_WINDOW_NS) :
@@ -521,7 +543,11 @@ static void sen_pick_task(struct sen_pick *pk, struct task_struct *p)
 static int sen_pick_weigh(struct sen_pick *pk, const struct sen_model *m,
 			  struct sen_scratch *sc)
 {
+	const struct sen_domain *d = sen_cpu_domain(m, pk->prev_cpu);
 	unsigned int i;
+
+	if (d && d->nr_opps)
+		pk->prev_cap = d->opp[d->nr_opps - 1].cap;
 
 	for (i = 0; i < m->nr_domains; i++) {
 		if (!sen_weigh_domain(pk, &m->dom[i], sc)) {
@@ -542,10 +568,12 @@ static int sen_pick_weigh(struct sen_pick *pk, const struct sen_model *m,
  *
  * The load balancer's question (energy_balance.c).  Unlike a wakeup, the
  * task's own CPU is weighed even when it is too full for the task; and
- * when it is (less than 20% of it left with the task on it) and no other
- * CPU both fits and costs less, the answer is the allowed CPU that leaves
- * the task the most room, if that is more room than it has now (@mv->fit:
- * a move for capacity, not energy).
+ * when it is (less than 20% of it left with the task on it), the answer
+ * is a move for capacity, not energy (@mv->fit): to the cheapest other
+ * CPU the task fits on, or if there is none to the allowed CPU that
+ * leaves it the most room, if that is more room than it has now.  A CPU
+ * smaller than @cpu must fit the task's peak, not only its demand
+ * (sen_pick_fits()).
  *
  * Context: @cpu's rq locked, interrupts off; no allocation, no sleeping.
  * Return: false if there is no answer: no model, @cpu's domain above its
@@ -581,16 +609,19 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target,
 		goto out;
 	/*
 	 * The task no longer fits where it is (it shares its CPU, or it
-	 * grew): it goes where it fits best if that leaves it more room,
-	 * whatever the energy; a fitting CPU has been weighed already.
+	 * grew): it goes, whatever the energy, to the cheapest other CPU it
+	 * fits on (each was weighed above), or if there is none to the one
+	 * that leaves it the most room, if that is more room than it has.
 	 */
-	if (!pk.prev_fits && (pk.best_cpu < 0 || pk.best_cpu == cpu) &&
-	    pk.roomy >= 0 && pk.roomy_room > pk.prev_room) {
-		mv->dst = pk.roomy;
+	if (!pk.prev_fits && pk.fit_cpu < 0 && pk.roomy >= 0 &&
+	    pk.roomy_room > pk.prev_room)
+		pk.fit_cpu = pk.roomy;
+	if (!pk.prev_fits && pk.fit_cpu >= 0) {
+		mv->dst = pk.fit_cpu;
 		mv->fit = true;
 		pk.trace_len += scnprintf(mv->cand + pk.trace_len,
 					  SEN_CAND_LEN - pk.trace_len, "%sfit:%d",
-					  pk.trace_len ? "," : "", pk.roomy);
+					  pk.trace_len ? "," : "", pk.fit_cpu);
 		mv->cost = 0;
 		mv->saving = 0;
 		ok = true;
@@ -723,8 +754,13 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	why = sen_pick_weigh(&pk, m, sc);
 	if (why != SEN_WHY_ENERGY)
 		goto out;
+	/*
+	 * The margin is a share of the size of prev_cpu's cost: a cost can
+	 * be negative (a cluster whose WFI power exceeds its power running
+	 * at the lowest OPP), and a negative margin would take any move.
+	 */
 	if (pk.prev_delta != S64_MAX &&
-	    pk.prev_delta - pk.best_delta <= (pk.prev_delta >> 4)) {
+	    pk.prev_delta - pk.best_delta <= (abs(pk.prev_delta) >> 4)) {
 		cpu = prev_cpu;
 		why = SEN_WHY_PREV;
 	} else {

@@ -12,10 +12,10 @@
  *  - push, from the scheduler tick of a busy CPU, at most once per
  *    SEN_BALANCE_NS: of the running task and the longest-waiting ones
  *    (SEN_BALANCE_SCAN in all), the one whose move saves the most energy
- *    goes to the cheapest CPU, through a stopper as mainline's active
- *    balance does (the task may be running).  This covers idle targets
- *    too, NOHZ-idle ones included: the busy CPU decides, the idle one
- *    needs no kick;
+ *    goes to the cheapest CPU: a waiting one at once, from the tick, the
+ *    running one through a stopper as mainline's active balance does.
+ *    This covers idle targets too, NOHZ-idle ones included: the busy CPU
+ *    decides, the idle one needs no kick;
  *  - pull, when a CPU is about to go idle (sched_balance_newidle()): a
  *    task waiting on another CPU of the root domain comes over if that
  *    saves energy;
@@ -33,7 +33,12 @@
  * costs more than a wakeup's choice (a stopper preempts the running task,
  * whose cache is warm) and is judged on signals of a task in the middle
  * of its span; and since a move must save that much either way, two
- * estimates closer than that do not bounce a task between two CPUs.
+ * estimates closer than that do not bounce a task between two CPUs.  A
+ * task the balancer moved is not moved again for energy for
+ * SEN_BALANCE_STAY_NS (for capacity it may be), and moves down to a
+ * smaller CPU must fit its peak, moves up only its demand (energy.c):
+ * without that band a task near a small CPU's capacity went up for room
+ * and came back down for energy every few ticks.
  *
  * Cost: one tipping-point check (a sum over the domain's CPUs) and at
  * most SEN_BALANCE_SCAN decisions (each linear in CPUs + OPPs per domain)
@@ -57,6 +62,8 @@
 #define SEN_BALANCE_NS		(8 * NSEC_PER_MSEC)
 /* Tasks of one runqueue weighed per balance. */
 #define SEN_BALANCE_SCAN	4
+/* A task the balancer moved is not moved for energy for this long. */
+#define SEN_BALANCE_STAY_NS	(4 * SEN_BALANCE_NS)
 
 /* A push in flight from one CPU: the tick fills it, the stopper runs it. */
 struct sen_push {
@@ -89,14 +96,37 @@ struct sen_bal_stats {
 
 static DEFINE_PER_CPU(struct sen_bal_stats, sen_bal_stats);
 
+/* The balancer's clock for residency: local_clock() in units of 2^20 ns. */
+static u32 sen_balance_stamp(u64 now)
+{
+	return (u32)(now >> 20) | 1;	/* 0 is "never moved" */
+}
+
+/*
+ * Has the balancer moved @p less than SEN_BALANCE_STAY_NS before @now?
+ * Such a task is judged on samples taken where it was; it stays for a few
+ * periods, so that the next move is judged on what it does here.
+ */
+static bool sen_settling(struct task_struct *p, u64 now)
+{
+	u32 t = READ_ONCE(p->sen_util.balanced);
+
+	return t && (s32)(sen_balance_stamp(now) - t) <
+		    (s32)(SEN_BALANCE_STAY_NS >> 20);
+}
+
 /*
  * Worth moving: the task no longer fits where it is and has more room
- * there, or the move saves more than 1/8 of the task's cost (see above).
+ * there, or, if it is not settling in after a move, the move saves more
+ * than 1/8 of the size of the task's cost (see above; a cost can be
+ * negative, and its share must not be).
  */
-static bool sen_worth(const struct sen_move *mv, int cpu)
+static bool sen_worth(const struct sen_move *mv, struct task_struct *p,
+		      int cpu, u64 now)
 {
 	return mv->dst != cpu &&
-	       (mv->fit || (mv->saving > 0 && mv->saving > (mv->cost >> 3)));
+	       (mv->fit || (mv->saving > 0 && mv->saving > (abs(mv->cost) >> 3) &&
+			    !sen_settling(p, now)));
 }
 
 /* Could the balancer ever move @p to another CPU? */
@@ -126,6 +156,7 @@ static void sen_detach(struct rq *src, struct task_struct *p, int dst)
 {
 	deactivate_task(src, p, DEQUEUE_NOCLOCK);
 	set_task_cpu(p, dst);
+	WRITE_ONCE(p->sen_util.balanced, sen_balance_stamp(local_clock()));
 }
 
 /* Queue a detached @p on @dst; interrupts off, no rq lock held. */
@@ -202,7 +233,7 @@ void sen_balance_tick(struct rq *rq)
 {
 	struct sen_push *w = this_cpu_ptr(&sen_push);
 	int cpu = cpu_of(rq), n = 0;
-	struct task_struct *p, *best = NULL;
+	struct task_struct *p, *best = NULL, *moved = NULL;
 	struct sen_move mv;
 	struct rq_flags rf;
 	u64 now = local_clock();
@@ -217,7 +248,7 @@ void sen_balance_tick(struct rq *rq)
 		if (++n > SEN_BALANCE_SCAN)
 			break;
 		if (!sen_movable(p) || !sen_balance_pick(p, cpu, -1, &mv) ||
-		    !sen_worth(&mv, cpu))
+		    !sen_worth(&mv, p, cpu, now))
 			continue;
 		if (!best || (mv.fit && !w->mv.fit) ||
 		    (mv.fit == w->mv.fit && mv.saving > w->mv.saving)) {
@@ -225,7 +256,15 @@ void sen_balance_tick(struct rq *rq)
 			w->mv = mv;
 		}
 	}
-	if (best) {
+	if (best && !task_on_cpu(rq, best)) {
+		/* A waiting task is taken off here and now: no stopper. */
+		if (sen_can_move(rq, best, w->mv.dst)) {
+			update_rq_clock(rq);
+			sen_detach(rq, best, w->mv.dst);
+			moved = best;
+		}
+		best = NULL;
+	} else if (best) {
 		get_task_struct(best);
 		w->p = best;
 		w->dst = w->mv.dst;
@@ -233,6 +272,14 @@ void sen_balance_tick(struct rq *rq)
 	}
 	rq_unlock(rq, &rf);
 
+	if (moved) {
+		/* Traced while detached: once attached it may run and exit. */
+		trace_sen_balance(moved, SEN_BALANCE_PUSH, cpu, w->mv.dst,
+				  div_s64(w->mv.saving, SCHED_CAPACITY_SCALE),
+				  w->mv.cand, 1);
+		sen_attach(moved, w->mv.dst);
+		__this_cpu_inc(sen_bal_stats.n[SEN_BAL_PUSH]);
+	}
 	if (best && !stop_one_cpu_nowait(cpu, sen_push_stop, w, &w->work)) {
 		/* This CPU is going offline: its stopper is parked. */
 		put_task_struct(best);
@@ -259,6 +306,7 @@ int sen_balance_newidle(struct rq *this_rq)
 	struct task_struct *p, *pulled;
 	struct sen_move mv;
 	struct rq_flags rf;
+	u64 now = local_clock();
 
 	if (sen_tip_check(this_cpu))
 		return 0;
@@ -275,7 +323,7 @@ int sen_balance_newidle(struct rq *this_rq)
 				break;
 			if (!sen_can_move(src, p, this_cpu) ||
 			    !sen_balance_pick(p, cpu, this_cpu, &mv) ||
-			    !sen_worth(&mv, cpu))
+			    !sen_worth(&mv, p, cpu, now))
 				continue;
 			update_rq_clock(src);
 			sen_detach(src, p, this_cpu);

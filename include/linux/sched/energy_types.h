@@ -41,6 +41,8 @@
  * @hist_idx:		next entry of @hist to write
  * @rolled:		the current span was opened by a roll at the tick, not
  *			by a wakeup (sen_util_grown())
+ * @balanced:		when the energy-aware balancer last moved the task,
+ *			local_clock() >> 20 with bit 0 set; 0 for never
  */
 struct sen_task_util {
 	u64	cycle_start;
@@ -59,6 +61,7 @@ struct sen_task_util {
 	u8	nr_hist;
 	u8	hist_idx;
 	u8	rolled;
+	u32	balanced;
 };
 
 #endif /* CONFIG_SCHED_ENERGY */
