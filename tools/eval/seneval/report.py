@@ -126,6 +126,9 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
         + ", ".join(f"{m} ({MODE_TEXT.get(m, m)})" for m in modes))
     out(f"host speed: rt-app {meta['pload']} ns per loop (per boot; lower is faster); "
         f"kernel {meta.get('kernel', '?')}")
+    ndat = sum(1 for r in records if r.get("dat"))
+    out(f"traces: trace-cmd's trace.dat beside {ndat} of {len(records)} runs "
+        f"(runs/WORKLOAD/MODE-ROUND.dat: kernelshark, trace-cmd report -i)")
     if nrounds < stats.MIN_ROUNDS:
         out(f"INDICATIVE ONLY: {nrounds} round(s); a verdict needs at least {stats.MIN_ROUNDS} "
             f"(make eval runs 8)")

@@ -44,6 +44,14 @@ class Report(unittest.TestCase):
         # The noise floor is printed before the per-workload rows.
         self.assertLess(text.index("NOISE FLOOR"), text.index("mp3  "))
 
+    def test_trace_dat_count(self):
+        lines = []
+        for r in self.rs:
+            r["dat"] = r["mode"] != "cfs"
+        meta = {"board": "b", "boots": 2, "modes": ["cfs", "eas", "eas2", "sen"], "pload": "1"}
+        report.table(self.rs, meta, None, 2.0, out=lines.append)
+        self.assertIn("trace.dat beside 24 of 32 runs", "\n".join(lines))
+
     def test_indicative_with_few_rounds(self):
         lines = []
         few = [r for r in self.rs if r["round"] <= 2]
