@@ -40,6 +40,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
+#include <linux/percpu-defs.h>
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/types.h>
