@@ -171,7 +171,7 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
     hdr = (f"{'workload':<25}{'mode':<6}{'n':>3} {'energy/' + REF:>17} {'verdict':<8}"
            f"{'per work/' + REF:>17} {'verdict':<8}"
            f"{'mJ':>7} {'LISA est/opt':>12} {'pass':>5} {'late %':>6} {'neg slack%':>10}"
-           f" {'migr':>5} {'work s':>6} {'stall ms':>8}")
+           f" {'migr':>5} {'work s':>6} {'stall ms':>8} {'kthr':>6}")
     out("energy: modelled from the trace (median mJ over the measured window); energy/" + REF
         + ": the same over equal time (mean power), median of per-round ratios [95% interval] "
         "and verdict; per work: the same for energy per second of rt-app "
@@ -179,7 +179,9 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
         "(median) and rounds passing; late: worst task's share of activations late on the "
         "real board as modelled (run time at the capacities and OPPs it got > period; "
         "median); neg slack: the same from rt-app's own slack on the host (median); work: "
-        "rt-app's configured run time done; stall: host stall time per run (median)")
+        "rt-app's configured run time done; stall: host stall time per run (median); kthr: "
+        "ms of CPU time of the stopper, ksoftirqd, kworkers, RCU and governor threads in the "
+        "window (median)")
     out(hdr)
     for w in workloads:
         summary["workloads"][w] = {}
@@ -202,7 +204,8 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
                  "model_slack_pass": [r["model_slack_pass"] for r in kept
                                       if r.get("model_slack_pass") is not None],
                  "slack_neg_worst_pct": [100 * r["slack_neg_worst"] for r in kept],
-                 "stall_ms": [r["stall"]["stall_ms"] for r in rs if r.get("stall")]}
+                 "stall_ms": [r["stall"]["stall_ms"] for r in rs if r.get("stall")],
+                 "kthread_ms": [r["kthread_ms"]["total"] for r in kept if r.get("kthread_ms")]}
             summary["workloads"][w][m] = s
             lp = f"{sum(s['lisa_pass'])}/{len(lisa)}" if lisa else "-"
             out(f"{w:<25}{m:<6}{len(kept):>3} {stats.fmt(c) if c else '(reference)':>17} "
@@ -211,7 +214,8 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
                 f"{_median(s['model_late_worst_pct'], 1):>6} "
                 f"{_median(s['slack_neg_worst_pct'], 1):>10} "
                 f"{_median([r['migrations'] for r in kept]):>5} "
-                f"{_median([r['work_s'] for r in kept], 1):>6} {_median(s['stall_ms']):>8}")
+                f"{_median([r['work_s'] for r in kept], 1):>6} {_median(s['stall_ms']):>8} "
+                f"{_median(s['kthread_ms']):>6}")
     # Stalls that follow the mode are not host noise: kept, and said.
     if budget_pct is not None:
         for w, m, med in mode_stalls(records, budget_pct):

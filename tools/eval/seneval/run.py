@@ -29,7 +29,7 @@ from .lisa import lisa_check
 from .model import load_model
 from .perf import model_lateness
 from .rtapp import SLACK_PCT, clock_offset, log_work, measured_window, slack, work_factors
-from .trace import Trace, rtapp_segments
+from .trace import Trace, kthread_time, rtapp_segments
 
 
 def analyse_run(doms, wl, path, cache):
@@ -57,6 +57,7 @@ def analyse_run(doms, wl, path, cache):
          "stretch": (sum(1 / f for f in factor.values()) / len(factor)) if factor else 1.0,
          "overrun_ms": e["overrun_ms"], "wall_s": e["wall_s"], "migrations": migr,
          "decisions": tr.decisions, "wakeups": tr.wakeups,
+         "kthread_ms": {k: 1000 * v for k, v in kthread_time(tr, t0, t1).items()},
          "clusters": [{"cpus": c["cpus"], "energy_mj": (c["active"] + c["idle"]) / 1000,
                        "active_mj": c["active"] / 1000, "idle_mj": c["idle"] / 1000,
                        "opp_residency": c["opp_residency"]} for c in e["clusters"]],

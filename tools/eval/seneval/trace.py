@@ -167,3 +167,28 @@ def rtapp_segments(tr, t0, t1):
     for cpu, (pid, since) in running.items():
         segs.setdefault(cpu, []).append((max(since, t0) - t0, t1 - max(since, t0), pid))
     return segs
+
+
+# Kernel threads whose CPU time is the scheduler's own overhead: the
+# stopper (migration/N), softirqs run late (ksoftirqd/N), workqueues
+# (kworker/...), RCU and the sched_energy governor's slow-path kthread.
+KTHREAD = re.compile(r"^(migration|ksoftirqd|kworker|rcu_|sen_gov)")
+
+
+def kthread_time(tr, t0, t1):
+    """{"total": s, "migration": s, "ksoftirqd": s, "kworker": s, "other": s}:
+    the running time in [t0, t1) of the kernel threads KTHREAD names, from
+    sched_switch (each pid's comm as its switch-in names it)."""
+    comm = {}
+    for t, kind, cpu, a, b in tr.ev:
+        if kind == "s" and a not in comm:
+            comm[a] = b
+    out = {"total": 0.0, "migration": 0.0, "ksoftirqd": 0.0, "kworker": 0.0, "other": 0.0}
+    for pid, busy in busy_by_pid(tr, t0, t1).items():
+        m = KTHREAD.match(comm.get(pid, "")) if pid else None
+        if not m:
+            continue
+        key = m.group(1) if m.group(1) in out else "other"
+        out[key] += busy
+        out["total"] += busy
+    return out

@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from seneval.trace import Trace, TraceError, busy_by_pid, rtapp_segments
+from seneval.trace import Trace, TraceError, busy_by_pid, kthread_time, rtapp_segments
 
 from .synth import freq_marker, idle, line, marker, switch, write
 
@@ -122,3 +122,22 @@ class Busy(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class KthreadTime(unittest.TestCase):
+    def test_by_kind_in_the_window(self):
+        # CPU 0: migration/0 (pid 11) 1.0-1.1, the idle task 1.1-1.5,
+        # ksoftirqd/0 (12) 1.5-1.55, rt-app (5) 1.55-2.0; CPU 1: kworker
+        # (13) from 0.9 (0.1 s in the window up to 1.1), rcu_sched (14)
+        # 1.1-1.3, then idle.  In [1.0, 2.0): migration 0.1, ksoftirqd
+        # 0.05, kworker 0.1, other (rcu) 0.2; rt-app and idle not counted.
+        ev = [(1.0, "s", 0, 11, "migration/0"), (1.1, "s", 0, 0, "swapper/0"),
+              (1.5, "s", 0, 12, "ksoftirqd/0"), (1.55, "s", 0, 5, "rt-app"),
+              (0.9, "s", 1, 13, "kworker/1:1"), (1.1, "s", 1, 14, "rcu_sched"),
+              (1.3, "s", 1, 0, "swapper/1")]
+        k = kthread_time(FakeTrace(ev), 1.0, 2.0)
+        self.assertAlmostEqual(k["migration"], 0.1)
+        self.assertAlmostEqual(k["ksoftirqd"], 0.05)
+        self.assertAlmostEqual(k["kworker"], 0.1)
+        self.assertAlmostEqual(k["other"], 0.2)
+        self.assertAlmostEqual(k["total"], 0.45)
