@@ -319,7 +319,7 @@ static int sen_gov_do_start(struct cpufreq_policy *policy)
 		gc->cpu = cpu;
 		gc->gp = gp;
 		cpufreq_add_update_util_hook(cpu, &gc->update_util, sen_gov_update);
-		WRITE_ONCE(per_cpu(sen_util_drives_freq, cpu), true);
+		sen_util_drive_freq(cpu, true);
 	}
 	return 0;
 }
@@ -330,7 +330,7 @@ static void sen_gov_do_stop(struct cpufreq_policy *policy)
 	int cpu;
 
 	for_each_cpu(cpu, policy->cpus) {
-		WRITE_ONCE(per_cpu(sen_util_drives_freq, cpu), false);
+		sen_util_drive_freq(cpu, false);
 		cpufreq_remove_update_util_hook(cpu);
 	}
 	/* No update callback runs after this. */

@@ -109,7 +109,17 @@ static DEFINE_PER_CPU(struct sen_util_cpu, sen_util_pcpu);
  * calls that mainline does not make (each one, for instance, halves its
  * iowait boost).
  */
-DEFINE_PER_CPU(bool, sen_util_drives_freq);
+static DEFINE_PER_CPU(bool, sen_util_drives_freq);
+
+/**
+ * sen_util_drive_freq() - a CPU's policy starts or stops the sched_energy governor
+ * @cpu:	the CPU
+ * @on:		true from the governor's start, false from its stop
+ */
+void sen_util_drive_freq(int cpu, bool on)
+{
+	WRITE_ONCE(per_cpu(sen_util_drives_freq, cpu), on);
+}
 
 /**
  * sen_util_scale() - make running time invariant
@@ -450,18 +460,6 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 	return true;
 }
 
-/*
- * What the task counts for on its CPU: its demand, or SEN_UTIL_NEW while
- * it has neither a sample nor an estimate.  The decisions price a new
- * task at that much (sen_task_util()); counting it at 0 on its CPU until
- * its first sample would have back-to-back forks all see the CPU they
- * were sent to as empty, and pile up there.
- */
-static unsigned int sen_util_counted(const struct sen_task_util *u)
-{
-	return u->demand || u->nr_hist ? u->demand : SEN_UTIL_NEW;
-}
-
 /**
  * sen_util_fork() - start a new task with no history
  * @p: the new task
@@ -534,7 +532,7 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 		 */
 		u->run_start = now;
 	}
-	u->contrib = sen_util_counted(u);
+	u->contrib = u->demand;
 	u->contrib_cpu = cpu;
 	sen_util_runnable_add(cpu, u->contrib);
 	sen_util_spread_set(cpu, u);
@@ -558,7 +556,7 @@ void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		sen_util_raise(p, now);
-		u->contrib = sen_util_counted(u);
+		u->contrib = u->demand;
 		sen_util_hold(rq, p, now);
 	} else {
 		u->contrib = 0;
@@ -584,10 +582,10 @@ void sen_util_tick(struct rq *rq, struct task_struct *curr)
 		sen_util_roll(curr, cpu, now);
 	else if (!sen_util_raise(curr, now))
 		return;
-	if (sen_util_counted(u) == u->contrib && u->spread == u->spread_contrib)
+	if (u->demand == u->contrib && u->spread == u->spread_contrib)
 		return;
-	sen_util_runnable_add(cpu, (long)sen_util_counted(u) - u->contrib);
-	u->contrib = sen_util_counted(u);
+	sen_util_runnable_add(cpu, (long)u->demand - u->contrib);
+	u->contrib = u->demand;
 	sen_util_spread_set(cpu, u);
 	sen_util_trace_cpu(cpu, now);
 	/* The frequency follows now, not at the next PELT update. */
@@ -600,7 +598,8 @@ void sen_util_tick(struct rq *rq, struct task_struct *curr)
  * @p: the task
  *
  * Return: its demand in capacity units, invariant; SEN_UTIL_NEW for a
- * task with neither a sample nor an estimate yet, as its CPU counts it.
+ * task with neither a sample nor an estimate yet (what a decision prices
+ * it at; its CPU counts it at 0 until then).
  */
 unsigned long sen_task_util(struct task_struct *p)
 {

@@ -40,7 +40,6 @@
 
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
-#include <linux/percpu-defs.h>
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -267,7 +266,7 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 u64 sen_util_hold_ns(u64 last_cycle);
 bool sen_util_roll_due(u64 span, u64 last_cycle);
 
-DECLARE_PER_CPU(bool, sen_util_drives_freq);
+void sen_util_drive_freq(int cpu, bool on);
 
 /* Scheduler hooks, called with the task's rq locked. */
 void sen_util_fork(struct task_struct *p);
