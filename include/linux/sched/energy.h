@@ -225,7 +225,7 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_HOLD_SLOTS		32
 #define SEN_UTIL_MARGIN_SHIFT	3	/* growth believed at once: > 1/8 */
 #define SEN_UTIL_ROLL_WINDOWS	4	/* a span without wakeup closes after */
-/* Demand counted for a task with no sample and no estimate yet. */
+/* Demand a decision assumes for a task with no sample and no estimate yet. */
 #define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
 
 unsigned long sen_task_util(struct task_struct *p);
