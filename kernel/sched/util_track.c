@@ -690,15 +690,21 @@ unsigned long sen_task_contrib(struct task_struct *p, int *cpu)
  * sen_util_proc_show() - the tracker's state in /proc/PID/sched
  * @p:	the task
  * @m:	the seq_file
+ *
+ * The contribution shown is what the task adds to a CPU now: 0 on CPU -1
+ * once a sleeping task's hold has expired.
  */
 void sen_util_proc_show(struct task_struct *p, struct seq_file *m)
 {
 	const struct sen_task_util *u = &p->sen_util;
+	unsigned long contrib;
+	int cpu;
 
+	contrib = sen_task_contrib(p, &cpu);
 	seq_printf(m, "%-45s:%21u\n", "sen.util.demand", u->demand);
 	seq_printf(m, "%-45s:%21u\n", "sen.util.spread", u->spread);
-	seq_printf(m, "%-45s:%21u\n", "sen.util.contrib", u->contrib);
-	seq_printf(m, "%-45s:%21d\n", "sen.util.contrib_cpu", u->contrib_cpu);
+	seq_printf(m, "%-45s:%21lu\n", "sen.util.contrib", contrib);
+	seq_printf(m, "%-45s:%21d\n", "sen.util.contrib_cpu", cpu);
 	seq_printf(m, "%-45s:%21llu\n", "sen.util.last_cycle_us",
 		   div_u64(u->last_cycle, NSEC_PER_USEC));
 }
