@@ -145,11 +145,15 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
     if AA in modes and REF in modes:
         out(f"NOISE FLOOR ({AA} / {REF}, energy; median of per-round ratios [95% bootstrap "
             f"interval]): the smallest difference this run can resolve")
-        line = []
+        line, need = [], []
         for w in workloads:
             c = compare(records, w, AA)
             summary["noise_floor"][w] = _clean(c)
             line.append(f"{w} {stats.fmt(c)}")
+            r = stats.rounds_for(c)
+            summary["noise_floor"][w]["rounds_for_5pct"] = r
+            if r is not None and r > c["n"]:
+                need.append(f"{w} {r}")
         pc = pooled(records, workloads, AA)
         pw = pooled(records, workloads, AA, key="energy_per_work")
         summary["noise_floor"]["all"] = pc
@@ -158,6 +162,9 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
             out("  " + "; ".join(line[i:i + 3]))
         out(f"  all workloads pooled: {stats.fmt(pc)} (n={pc['n']}); energy per work: "
             f"{stats.fmt(pw)}")
+        if need:
+            out("  rounds for an A/A interval within +-5% (the width scales as "
+                "1/sqrt(rounds)): " + ", ".join(need))
     # Clean baseline.
     if OFF in modes and REF in modes:
         pc = pooled(records, workloads, OFF)

@@ -17,6 +17,7 @@ better (energy, time): "better" when the whole interval is below 1.0,
 fewer than MIN_ROUNDS ratios there is no verdict: the percentile interval
 of a median of 2-4 values is too coarse to mean anything.
 """
+import math
 import random
 
 MIN_ROUNDS = 5
@@ -80,6 +81,21 @@ def compare(ratios):
     lo, hi = bootstrap_ci(xs)
     return {"n": len(xs), "median": median(xs), "lo": lo, "hi": hi,
             "verdict": verdict(lo, hi, len(xs))}
+
+
+def rounds_for(c, half_width=0.05):
+    """Rounds an A/A comparison needs for its interval to lie within
+    median +- half_width, from compare()'s result.
+
+    The interval of a median narrows as 1/sqrt(rounds), so n rounds whose
+    interval reaches w from the median (the wider side) need
+    n * (w / half_width)^2.  At least the rounds already run; None when
+    there is no interval to scale.
+    """
+    if not c or c.get("lo") is None or c.get("median") is None:
+        return None
+    w = max(c["hi"] - c["median"], c["median"] - c["lo"])
+    return max(c["n"], math.ceil(c["n"] * (w / half_width) ** 2 - 1e-9))
 
 
 def fmt(c, digits=2):

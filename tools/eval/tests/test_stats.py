@@ -108,3 +108,22 @@ class CompareRuns(unittest.TestCase):
     def test_too_few(self):
         self.assertEqual(stats.compare_runs([1.0, 1.1], [1.0] * 8)["verdict"], "too few rounds")
         self.assertEqual(stats.compare_runs([], [1.0])["verdict"], "no pairs")
+
+
+class RoundsFor(unittest.TestCase):
+    def test_scales_with_the_square_of_the_width(self):
+        # 8 rounds reaching 0.10 from the median: 8 * (0.10 / 0.05)^2 = 32.
+        c = {"n": 8, "median": 1.00, "lo": 0.90, "hi": 1.04}
+        self.assertEqual(stats.rounds_for(c), 32)
+
+    def test_the_wider_side_counts(self):
+        c = {"n": 10, "median": 1.00, "lo": 0.99, "hi": 1.10}
+        self.assertEqual(stats.rounds_for(c), 40)
+
+    def test_narrow_enough_needs_no_more(self):
+        c = {"n": 8, "median": 1.00, "lo": 0.98, "hi": 1.02}
+        self.assertEqual(stats.rounds_for(c), 8)
+
+    def test_no_interval(self):
+        self.assertIsNone(stats.rounds_for({"n": 1, "median": 1.0, "lo": None, "hi": None}))
+        self.assertIsNone(stats.rounds_for(None))
