@@ -268,6 +268,7 @@ struct sen_pick {
 	unsigned long util;		/* the task's demand */
 	unsigned long peak;		/* demand + spread: to fit a smaller CPU */
 	unsigned long prev_cap;		/* top capacity of prev_cpu's domain */
+	unsigned long settled;		/* demand to stay on prev_cpu */
 	unsigned long held;		/* its contribution on @held_cpu */
 	int held_cpu;
 	int prev_cpu;
@@ -294,17 +295,21 @@ static bool sen_fits(unsigned long util, unsigned long cap)
 }
 
 /*
- * Does the task fit a CPU of capacity @cap whose utilization without it
- * is @util?  On a CPU smaller than its own, the task must fit with its
- * peak (demand plus the spread of its recent samples), elsewhere with its
- * demand: a task that only just fits a small CPU by its mean would stop
- * fitting at its next long activation and be moved up again for
- * capacity, then down for energy, and so on.  The band between the two
- * thresholds keeps it where it is.
+ * Does the task fit @cpu, of capacity @cap, whose utilization without it
+ * is @util?  Thresholds differ with the direction, so that a task near
+ * one is not moved back and forth across it:
+ *  - to stay on prev_cpu, its settled demand must fit (sen_task_settled():
+ *    one long activation does not make it leave);
+ *  - to go to a CPU smaller than its own, its peak (demand plus the
+ *    spread of its recent samples): a task that only just fits a small
+ *    CPU by its mean would stop fitting at its next long activation;
+ *  - to go anywhere else, its demand.
  */
-static bool sen_pick_fits(const struct sen_pick *pk, unsigned long util,
-			  unsigned long cap)
+static bool sen_pick_fits(const struct sen_pick *pk, int cpu,
+			  unsigned long util, unsigned long cap)
 {
+	if (cpu == pk->prev_cpu)
+		return sen_fits(util + pk->settled, cap);
 	return sen_fits(util + (cap < pk->prev_cap ? pk->peak : pk->util), cap);
 }
 
@@ -434,7 +439,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 
 			if (cpu == pk->prev_cpu) {
 				pk->prev_room = room;
-				pk->prev_fits = sen_fits(u + pk->util, cap);
+				pk->prev_fits = sen_pick_fits(pk, cpu, u, cap);
 			} else if ((pk->target < 0 || cpu == pk->target) &&
 				 (pk->roomy < 0 || room > pk->roomy_room)) {
 				pk->roomy = cpu;
@@ -442,7 +447,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			}
 			if (cpu == pk->prev_cpu)
 				cand[0] = n;
-			if (sen_pick_fits(pk, u, cap) &&
+			if (sen_pick_fits(pk, cpu, u, cap) &&
 			    (pack < 0 || u > sc->util[pack]))
 				pack = n;
 			if (sen_fits(u, cap) &&
@@ -500,7 +505,7 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 			continue;
 		/* A balancer weighs where the task is, full or not. */
 		if (!(pk->balance && sc->cpu[c] == pk->prev_cpu) &&
-		    !sen_pick_fits(pk, sc->util[c], cap))
+		    !sen_pick_fits(pk, sc->cpu[c], sc->util[c], cap))
 			continue;
 		for (j = 0; j < i && cand[j] != c; j++)
 			;
@@ -533,6 +538,7 @@ static void sen_pick_task(struct sen_pick *pk, struct task_struct *p)
 	pk->prev_cap = SCHED_CAPACITY_SCALE;
 	pk->util = sen_task_util(p);	/* SEN_UTIL_NEW for a new task */
 	pk->peak = pk->util + READ_ONCE(p->sen_util.spread);
+	pk->settled = min(pk->util, sen_task_settled(p));
 	cycle = READ_ONCE(p->sen_util.last_cycle);
 	pk->period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
 						8 * SEN_UTIL_WINDOW_NS) :

@@ -35,10 +35,12 @@
  * of its span; and since a move must save that much either way, two
  * estimates closer than that do not bounce a task between two CPUs.  A
  * task the balancer moved is not moved again for energy for
- * SEN_BALANCE_STAY_NS (for capacity it may be), and moves down to a
- * smaller CPU must fit its peak, moves up only its demand (energy.c):
- * without that band a task near a small CPU's capacity went up for room
- * and came back down for energy every few ticks.
+ * SEN_BALANCE_STAY_NS (for capacity it may be); moves down to a smaller
+ * CPU must fit its peak, moves up only its demand, and a task leaves its
+ * CPU for room only when its settled demand no longer fits there
+ * (sen_pick_fits()): without those bands a task near a CPU's capacity
+ * went away for room at one long activation and came back for energy
+ * every few ticks.
  *
  * Cost: one tipping-point check (a sum over the domain's CPUs) and at
  * most SEN_BALANCE_SCAN decisions (each linear in CPUs + OPPs per domain)

@@ -188,6 +188,24 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
 }
 
+/* The second largest of @n samples, 0 if there are fewer than two. */
+static unsigned int sen_util_second(const u16 *hist, unsigned int n)
+{
+	unsigned int i, top = 0, second = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned int v = READ_ONCE(hist[i]);
+
+		if (v > top) {
+			second = top;
+			top = v;
+		} else if (v > second) {
+			second = v;
+		}
+	}
+	return n < 2 ? 0 : second;
+}
+
 /**
  * sen_util_spread() - how far recent samples went above the demand
  * @hist:	the last samples
@@ -204,17 +222,30 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand)
 {
-	unsigned int i, top = 0, second = 0;
+	unsigned int second = sen_util_second(hist, n);
 
-	for (i = 0; i < n; i++) {
-		if (hist[i] > top) {
-			second = top;
-			top = hist[i];
-		} else if (hist[i] > second) {
-			second = hist[i];
-		}
-	}
 	return second > demand ? second - demand : 0;
+}
+
+/**
+ * sen_util_settled() - the demand without its latest jump
+ * @hist:	the last samples
+ * @n:		number of valid samples (0..SEN_UTIL_HIST)
+ * @demand:	the demand: from them, or raised in the span in progress
+ *
+ * The demand believes one high sample, or one long burst in progress, at
+ * once: right for deciding where a task goes, too eager for deciding that
+ * it must leave the CPU it is on.  One sample is not a trend here either:
+ * the settled demand is at most the second largest sample, so a task
+ * leaves for room only once two of its samples say it needs it.
+ *
+ * Return: min(@demand, second largest sample); @demand with fewer than
+ * two samples.
+ */
+unsigned int sen_util_settled(const u16 *hist, unsigned int n,
+			      unsigned int demand)
+{
+	return n < 2 ? demand : min(demand, sen_util_second(hist, n));
 }
 
 /**
@@ -606,6 +637,23 @@ unsigned long sen_task_util(struct task_struct *p)
 	unsigned long demand = READ_ONCE(p->sen_util.demand);
 
 	return demand || READ_ONCE(p->sen_util.nr_hist) ? demand : SEN_UTIL_NEW;
+}
+
+/**
+ * sen_task_settled() - a task's demand without its latest jump
+ * @p: the task
+ *
+ * Lockless: the samples may be read while a new one replaces the oldest,
+ * which can only mix two consecutive histories.
+ *
+ * Return: sen_util_settled() of its samples and demand, in the units of
+ * sen_task_util().
+ */
+unsigned long sen_task_settled(struct task_struct *p)
+{
+	const struct sen_task_util *u = &p->sen_util;
+
+	return sen_util_settled(u->hist, READ_ONCE(u->nr_hist), sen_task_util(p));
 }
 
 /**

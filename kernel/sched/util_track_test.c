@@ -114,6 +114,34 @@ static void sen_util_spread_of_samples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 800), 0U);
 }
 
+/*
+ * A 20% task whose one activation was stretched (211, 211, 211, 391):
+ * its demand believes the 391 at once, its settled demand stays at 211.
+ * A real step needs two samples: 100, 100, 100, 700 settles at 100,
+ * 100, 100, 700, 700 at 700.  A raise above every sample (a burst in
+ * progress) settles at the second largest sample; a demand below it is
+ * the demand; with one sample there is nothing to discount.
+ */
+static void sen_util_settled_needs_two_samples(struct kunit *test)
+{
+	u16 hist[SEN_UTIL_HIST] = { 211, 211, 211, 391 };
+	unsigned int d = sen_util_demand(hist, SEN_UTIL_HIST, 391);
+
+	KUNIT_EXPECT_EQ(test, d, 391U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, d), 211U);
+	hist[0] = 100;
+	hist[1] = 100;
+	hist[2] = 100;
+	hist[3] = 700;
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 700), 100U);
+	hist[2] = 700;
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 700), 700U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 900), 700U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 400), 400U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 1, 900), 900U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 0, 128), 128U);
+}
+
 static void sen_util_estimate_in_cycle(struct kunit *test)
 {
 	/* 10% -> 70% at a 16 ms period: known when the 11.2 ms burst ends. */
@@ -249,6 +277,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_ratio_extremes),
 	KUNIT_CASE(sen_util_demand_steps),
 	KUNIT_CASE(sen_util_spread_of_samples),
+	KUNIT_CASE(sen_util_settled_needs_two_samples),
 	KUNIT_CASE(sen_util_estimate_in_cycle),
 	KUNIT_CASE(sen_util_hold_bounds),
 	KUNIT_CASE(sen_util_roll_when_due),

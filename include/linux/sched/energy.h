@@ -229,6 +229,7 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
 
 unsigned long sen_task_util(struct task_struct *p);
+unsigned long sen_task_settled(struct task_struct *p);
 unsigned long sen_cpu_util(int cpu);
 unsigned long sen_cpu_fair_util(int cpu);
 unsigned long sen_cpu_spread(int cpu);
@@ -259,6 +260,8 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 			     unsigned int sample);
 unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand);
+unsigned int sen_util_settled(const u16 *hist, unsigned int n,
+			      unsigned int demand);
 unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle);
 unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 			    unsigned int demand, unsigned int nr_hist,
