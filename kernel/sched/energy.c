@@ -538,7 +538,7 @@ static void sen_pick_task(struct sen_pick *pk, struct task_struct *p)
 	pk->prev_cap = SCHED_CAPACITY_SCALE;
 	pk->util = sen_task_util(p);	/* SEN_UTIL_NEW for a new task */
 	pk->peak = pk->util + READ_ONCE(p->sen_util.spread);
-	pk->settled = min(pk->util, sen_task_settled(p));
+	pk->settled = sen_task_settled(p, pk->util);
 	cycle = READ_ONCE(p->sen_util.last_cycle);
 	pk->period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
 						8 * SEN_UTIL_WINDOW_NS) :
@@ -574,11 +574,11 @@ static int sen_pick_weigh(struct sen_pick *pk, const struct sen_model *m,
  *
  * The load balancer's question (energy_balance.c).  Unlike a wakeup, the
  * task's own CPU is weighed even when it is too full for the task; and
- * when it is (less than 20% of it left with the task on it), the answer
- * is a move for capacity, not energy (@mv->fit): to the cheapest other
- * CPU the task fits on, or if there is none to the allowed CPU that
- * leaves it the most room, if that is more room than it has now.  A CPU
- * smaller than @cpu must fit the task's peak, not only its demand
+ * when it is (less than 20% of it left with the task's settled demand on
+ * it), the answer is a move for capacity, not energy (@mv->fit): to the
+ * cheapest other CPU the task fits on, or if there is none to the allowed
+ * CPU that leaves it the most room, if that is more room than it has now.
+ * A CPU smaller than @cpu must fit the task's peak, not only its demand
  * (sen_pick_fits()).
  *
  * Context: @cpu's rq locked, interrupts off; no allocation, no sleeping.

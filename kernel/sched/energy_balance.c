@@ -20,9 +20,10 @@
  *    task waiting on another CPU of the root domain comes over if that
  *    saves energy;
  *  - a task that no longer fits its CPU (less than 20% of the CPU left
- *    with it, because it grew or shares the CPU) goes, in both, to the
- *    allowed CPU with the most room for it when that is more room than it
- *    has, energy or not (sen_balance_pick()); besides,
+ *    with its settled demand, because it grew or shares the CPU) goes, in
+ *    both, to the cheapest allowed CPU it fits on, else to the one with
+ *    the most room for it when that is more room than it has, energy or
+ *    not (sen_balance_pick()); besides,
  *    a misfit task goes up as under mainline EAS:
  *    find_busiest_group() handles misfit tasks before it asks
  *    sen_lb_classic(), and the classic balancer does the rest only in

@@ -194,16 +194,14 @@ static unsigned int sen_util_second(const u16 *hist, unsigned int n)
 	unsigned int i, top = 0, second = 0;
 
 	for (i = 0; i < n; i++) {
-		unsigned int v = READ_ONCE(hist[i]);
-
-		if (v > top) {
+		if (hist[i] > top) {
 			second = top;
-			top = v;
-		} else if (v > second) {
-			second = v;
+			top = hist[i];
+		} else if (hist[i] > second) {
+			second = hist[i];
 		}
 	}
-	return n < 2 ? 0 : second;
+	return second;
 }
 
 /**
@@ -236,16 +234,24 @@ unsigned int sen_util_spread(const u16 *hist, unsigned int n,
  * The demand believes one high sample, or one long burst in progress, at
  * once: right for deciding where a task goes, too eager for deciding that
  * it must leave the CPU it is on.  One sample is not a trend here either:
- * the settled demand is at most the second largest sample, so a task
- * leaves for room only once two of its samples say it needs it.
+ * the settled demand is the mean of the samples, or the second largest
+ * if that is above the mean, never above the demand.  A task leaves for
+ * room once two samples or its mean say it needs to; a task with one long
+ * activation in every few still counts at its mean.
  *
- * Return: min(@demand, second largest sample); @demand with fewer than
- * two samples.
+ * Return: min(@demand, max(mean, second largest sample)); @demand with
+ * fewer than two samples.
  */
 unsigned int sen_util_settled(const u16 *hist, unsigned int n,
 			      unsigned int demand)
 {
-	return n < 2 ? demand : min(demand, sen_util_second(hist, n));
+	unsigned int i, sum = 0;
+
+	if (n < 2)
+		return demand;
+	for (i = 0; i < n; i++)
+		sum += hist[i];
+	return min(demand, max(sum / n, sen_util_second(hist, n)));
 }
 
 /**
@@ -641,19 +647,18 @@ unsigned long sen_task_util(struct task_struct *p)
 
 /**
  * sen_task_settled() - a task's demand without its latest jump
- * @p: the task
+ * @p:		the task
+ * @demand:	its demand as the caller read it (sen_task_util())
  *
- * Lockless: the samples may be read while a new one replaces the oldest,
- * which can only mix two consecutive histories.
- *
- * Return: sen_util_settled() of its samples and demand, in the units of
- * sen_task_util().
+ * Context: @p's pi_lock held while it is off any runqueue (a wakeup), or
+ * its rq locked: its samples do not change under the caller.
+ * Return: sen_util_settled() of its samples and @demand.
  */
-unsigned long sen_task_settled(struct task_struct *p)
+unsigned long sen_task_settled(struct task_struct *p, unsigned long demand)
 {
 	const struct sen_task_util *u = &p->sen_util;
 
-	return sen_util_settled(u->hist, READ_ONCE(u->nr_hist), sen_task_util(p));
+	return sen_util_settled(u->hist, u->nr_hist, demand);
 }
 
 /**

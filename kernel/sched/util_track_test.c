@@ -116,11 +116,11 @@ static void sen_util_spread_of_samples(struct kunit *test)
 
 /*
  * A 20% task whose one activation was stretched (211, 211, 211, 391):
- * its demand believes the 391 at once, its settled demand stays at 211.
- * A real step needs two samples: 100, 100, 100, 700 settles at 100,
- * 100, 100, 700, 700 at 700.  A raise above every sample (a burst in
- * progress) settles at the second largest sample; a demand below it is
- * the demand; with one sample there is nothing to discount.
+ * its demand believes the 391 at once, its settled demand is the mean,
+ * 256.  A real step needs two samples: 100, 100, 100, 700 settles at the
+ * mean, 250; 100, 100, 700, 700 at the second largest, 700.  A raise
+ * above every sample (a burst in progress) settles there too; a demand
+ * below it is the demand; with one sample there is nothing to discount.
  */
 static void sen_util_settled_needs_two_samples(struct kunit *test)
 {
@@ -128,16 +128,20 @@ static void sen_util_settled_needs_two_samples(struct kunit *test)
 	unsigned int d = sen_util_demand(hist, SEN_UTIL_HIST, 391);
 
 	KUNIT_EXPECT_EQ(test, d, 391U);
-	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, d), 211U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, d), 256U);
 	hist[0] = 100;
 	hist[1] = 100;
 	hist[2] = 100;
 	hist[3] = 700;
-	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 700), 100U);
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 700), 250U);
 	hist[2] = 700;
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 700), 700U);
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 900), 700U);
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, 400), 400U);
+	/* two samples: the smaller is the second largest, the mean wins */
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 2, 900), 100U);
+	hist[1] = 300;
+	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 2, 900), 200U);
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 1, 900), 900U);
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 0, 128), 128U);
 }

@@ -229,7 +229,7 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
 
 unsigned long sen_task_util(struct task_struct *p);
-unsigned long sen_task_settled(struct task_struct *p);
+unsigned long sen_task_settled(struct task_struct *p, unsigned long demand);
 unsigned long sen_cpu_util(int cpu);
 unsigned long sen_cpu_fair_util(int cpu);
 unsigned long sen_cpu_spread(int cpu);
