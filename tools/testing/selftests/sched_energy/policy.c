@@ -11,6 +11,7 @@
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
+ *  - one long activation does not make a task leave its CPU for room;
  *  - three small periodic tasks stay in the LITTLE cluster;
  *  - CPUs going offline and online under placement get no task while
  *    offline.
@@ -21,6 +22,7 @@
 #define _GNU_SOURCE
 #include <linux/capability.h>
 #include <stdbool.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 
 #include "../kselftest_harness.h"
@@ -334,6 +336,212 @@ TEST_F(policy, decision_trace_consistent)
 	}
 	TH_LOG("%d decisions for pid %d: %d by energy, %d kept prev_cpu", n, pid, energy, prev);
 	EXPECT_LE(10, n);
+}
+
+/* Duty cycles (per mille) that the test changes while its tasks run. */
+struct spiky_ctl {
+	int base_pm, spike_pm;
+};
+
+#define SPIKY_PERIOD_US	32000
+#define SPIKY_EVERY	8
+
+/*
+ * A task at @c->base_pm of SPIKY_PERIOD_US whose every SPIKY_EVERY-th
+ * activation runs @c->spike_pm instead (0: none), bursts in its own CPU
+ * time as se_duty_task()'s, the first @phase_us from now; allowed on @a
+ * and @b (@a only if @b < 0).
+ */
+static pid_t spiky_task(const struct spiky_ctl *c, int a, int b, unsigned int phase_us)
+{
+	uint64_t period = SPIKY_PERIOD_US * 1000ULL, next, start;
+	pid_t pid = fork();
+	cpu_set_t set;
+	int k;
+
+	if (pid)
+		return pid;
+	CPU_ZERO(&set);
+	CPU_SET(a, &set);
+	if (b >= 0)
+		CPU_SET(b, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(2);
+	next = se_now_ns() + phase_us * 1000ULL;
+	for (k = 1;; k++) {
+		int spike = __atomic_load_n(&c->spike_pm, __ATOMIC_RELAXED);
+		int duty = __atomic_load_n(&c->base_pm, __ATOMIC_RELAXED);
+		struct timespec ts;
+
+		ts.tv_sec = next / 1000000000ULL;
+		ts.tv_nsec = next % 1000000000ULL;
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (spike && !(k % SPIKY_EVERY))
+			duty = spike;
+		start = se_thread_ns();
+		while (se_thread_ns() < start + period * duty / 1000)
+			;
+		next += period;
+	}
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A task's demand: the median of 9 readings over 160 ms. */
+static long demand_of(pid_t pid)
+{
+	long v[9];
+	int i;
+
+	for (i = 0; i < 9; i++) {
+		v[i] = se_task_sched_stat(pid, "sen.util.demand");
+		se_sleep_ms(20);
+	}
+	qsort(v, 9, sizeof(v[0]), cmp_long);
+	return v[4];
+}
+
+/*
+ * Hysteresis: one long activation does not make a task leave its CPU for
+ * room.  A small task, allowed on a LITTLE CPU and a big one, shares the
+ * LITTLE CPU with a companion pinned there; every 8th activation runs
+ * longer.  With F the LITTLE CPU's fit threshold (80% of its capacity),
+ * the two make 55% of F normally and 115% of F at a long activation,
+ * which alone stays under 90% of F (no misfit).  The demand believes the
+ * long activation at once, the settled demand does not
+ * (sen_task_settled()).  Utilization is invariant (a share of wall time x
+ * 1024 on any CPU) but on the emulator each activation also carries the
+ * wakeup's and the sleep's cost, which depends on the host: the duties
+ * are set from the demands measured first, not assumed.
+ *
+ * Checked from the trace: when the task wakes on the LITTLE CPU (the last
+ * one: CPU0 takes the board's interrupts) after a long activation, that
+ * CPU is still among the candidates, and the balancer never pushes the
+ * task off it for room ("fit:").  It may still go for energy; that is the
+ * decision test's business.
+ */
+TEST_F(policy, long_activation_keeps_prev)
+{
+	static char buf[1 << 20];
+	char want[32], filter[32], *line, *save = NULL;
+	int l = -1, b = se_first_cpu(0), cpu, traced;
+	int on_l = 0, spikes = 0, dropped = 0, fit_pushes = 0;
+	long fit, dc, dt, ds;
+	struct spiky_ctl *c = mmap(NULL, 2 * sizeof(*c), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	struct spiky_ctl *cc = c + 1;	/* the companion's */
+	pid_t comp, pid;
+
+	if (access(DECISION, W_OK))
+		SKIP(return, "no tracefs");
+	ASSERT_NE(MAP_FAILED, c);
+	/* the last LITTLE CPU: CPU0 takes the board's interrupts */
+	for (cpu = 0; cpu < se_nr_cpus(); cpu++)
+		if (se_cpu_capacity(cpu) > 0 && se_cpu_capacity(cpu) < 1024)
+			l = cpu;
+	if (l < 0 || b < 0)
+		SKIP(return, "needs LITTLE and big CPUs");
+	fit = se_cpu_capacity(l) * 8 / 10;
+	ASSERT_EQ(0, se_pin(0, b));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	c->base_pm = 30;
+	cc->base_pm = 50;
+	comp = spiky_task(cc, l, -1, 0);
+	ASSERT_LT(0, comp);
+	/* half a period apart: neither waits for the other */
+	pid = spiky_task(c, l, b, SPIKY_PERIOD_US / 2);
+	if (pid <= 0)
+		se_kill(comp);
+	ASSERT_LT(0, pid);
+	/* what 3% and 5% cost here; then the companion takes the two to 55% of F */
+	se_sleep_ms(600);
+	dc = demand_of(comp);
+	dt = demand_of(pid);
+	cc->base_pm += (fit * 55 / 100 - dc - dt) * 1000 / 1024;
+	se_sleep_ms(600);
+	dc = demand_of(comp);
+	dt = demand_of(pid);
+	/* the long activation: the two at 115% of F, the task alone under 90% */
+	ds = fit * 115 / 100 - dc;
+	c->spike_pm = c->base_pm + (ds - dt) * 1000 / 1024;
+	TH_LOG("cpu%d fit %ld: companion %ld (%d per mille), task %ld, long %ld (%d per mille)",
+	       l, fit, dc, cc->base_pm, dt, ds, c->spike_pm);
+	if (cc->base_pm <= 0 || dc + dt > fit * 8 / 10 || ds >= fit * 9 / 10) {
+		se_kill(pid);
+		se_kill(comp);
+		SKIP(return, "the emulator's cost per activation leaves no room for the test's tasks");
+	}
+	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	/* only this task's events, if the kernel takes the filter */
+	snprintf(filter, sizeof(filter), "pid == %d", pid);
+	se_write(TRACEFS "/events/sched_energy/sen_decision/filter", filter);
+	se_write(TRACEFS "/events/sched_energy/sen_balance/filter", filter);
+	traced = !se_write(DECISION, "1") &&
+		 !se_write(TRACEFS "/events/sched_energy/sen_balance/enable", "1");
+	se_sleep_ms(5000);
+	se_write(DECISION, "0");
+	se_write(TRACEFS "/events/sched_energy/sen_balance/enable", "0");
+	se_write(TRACEFS "/events/sched_energy/sen_decision/filter", "0");
+	se_write(TRACEFS "/events/sched_energy/sen_balance/filter", "0");
+	se_kill(pid);
+	se_kill(comp);
+	ASSERT_TRUE(traced);
+	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	snprintf(want, sizeof(want), " pid=%d ", pid);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct decision d;
+		const char *u;
+		int i, has_l = 0;
+
+		if (!strstr(line, want))
+			continue;
+		if (strstr(line, "sen_balance:")) {
+			char src[16];
+
+			snprintf(src, sizeof(src), " src=%d ", l);
+			if (strstr(line, src) && strstr(line, "fit:")) {
+				fit_pushes++;
+				TH_LOG("pushed off for room: %s", line);
+			}
+			continue;
+		}
+		if (!strstr(line, "sen_decision:") || !strstr(line, "kind=wakeup"))
+			continue;
+		ASSERT_EQ(0, parse_decision(line, &d)) TH_LOG("%s", line);
+		u = strstr(line, " util=");
+		ASSERT_NE(NULL, u) TH_LOG("%s", line);
+		if (d.prev != l)
+			continue;
+		on_l++;
+		for (i = 0; i < d.nr; i++)
+			has_l |= d.cand_cpu[i] == l;
+		if (!has_l)
+			TH_LOG("cpu%d not a candidate: %s", l, line);
+		/* other load may fill the CPU: only long activations are judged */
+		if (atol(u + 6) < (dt + ds) / 2)
+			continue;
+		spikes++;
+		dropped += !has_l;
+	}
+	munmap(c, 2 * sizeof(*c));
+	TH_LOG("%d wakeups on cpu%d, %d of them at %ld or more; cpu%d not a candidate in %d of those",
+	       on_l, l, spikes, (dt + ds) / 2, l, dropped);
+	TH_LOG("%d pushes off cpu%d for room", fit_pushes, l);
+	/* the task woke on the LITTLE CPU often enough, its long activations seen */
+	ASSERT_LE(20, on_l);
+	ASSERT_LE(4, spikes);
+	/*
+	 * A stall of the host can stretch a normal activation too, and two
+	 * long samples are a trend: at most one long activation in five
+	 * loses the CPU (before the settled demand: every one of them).
+	 */
+	EXPECT_GE(spikes / 5, dropped);
+	EXPECT_GE(2, fit_pushes);
 }
 
 /* Three ~10% tasks: at least 70% of the samples see each on LITTLE. */
