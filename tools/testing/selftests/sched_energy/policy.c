@@ -474,7 +474,7 @@ TEST_F(policy, long_activation_keeps_prev)
 	if (cc->base_pm <= 0 || dc + dt > fit * 8 / 10 || ds >= fit * 9 / 10) {
 		se_kill(pid);
 		se_kill(comp);
-		SKIP(return, "the emulator's cost per activation leaves no room for the test's tasks");
+		SKIP(return, "the emulator's cost per activation leaves no room for the tasks");
 	}
 	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
 	/* only this task's events, if the kernel takes the filter */
@@ -529,7 +529,7 @@ TEST_F(policy, long_activation_keeps_prev)
 		dropped += !has_l;
 	}
 	munmap(c, 2 * sizeof(*c));
-	TH_LOG("%d wakeups on cpu%d, %d of them at %ld or more; cpu%d not a candidate in %d of those",
+	TH_LOG("%d wakeups on cpu%d, %d of them at %ld or more; cpu%d dropped in %d of those",
 	       on_l, l, spikes, (dt + ds) / 2, l, dropped);
 	TH_LOG("%d pushes off cpu%d for room", fit_pushes, l);
 	/* the task woke on the LITTLE CPU often enough, its long activations seen */
