@@ -161,6 +161,16 @@ unsigned int sen_util_ratio(u64 busy, u64 span)
 	return div64_u64(busy << SCHED_CAPACITY_SHIFT, span);
 }
 
+/* The mean of @n (at least one) samples. */
+static unsigned int sen_util_mean(const u16 *hist, unsigned int n)
+{
+	unsigned int i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += hist[i];
+	return sum / n;
+}
+
 /**
  * sen_util_demand() - demand from the sample history
  * @hist:	the last samples, including @sample
@@ -178,13 +188,11 @@ unsigned int sen_util_ratio(u64 busy, u64 span)
 unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 			     unsigned int sample)
 {
-	unsigned int i, sum = 0, avg;
+	unsigned int avg;
 
 	if (!n)
 		return sample;
-	for (i = 0; i < n; i++)
-		sum += hist[i];
-	avg = sum / n;
+	avg = sen_util_mean(hist, n);
 	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
 }
 
@@ -245,13 +253,9 @@ unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 unsigned int sen_util_settled(const u16 *hist, unsigned int n,
 			      unsigned int demand)
 {
-	unsigned int i, sum = 0;
-
 	if (n < 2)
 		return demand;
-	for (i = 0; i < n; i++)
-		sum += hist[i];
-	return min(demand, max(sum / n, sen_util_second(hist, n)));
+	return min(demand, max(sen_util_mean(hist, n), sen_util_second(hist, n)));
 }
 
 /**

@@ -33,13 +33,6 @@ static long cur_freq(int cpu)
 	return se_cpufreq(cpu, "scaling_cur_freq");
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The n-th lowest available frequency of a CPU's policy (0-based), or -1. */
 static long nth_freq(int cpu, int n)
 {
@@ -52,7 +45,7 @@ static long nth_freq(int cpu, int n)
 		return -1;
 	for (p = strtok(buf, " "); p && count < 64; p = strtok(NULL, " "))
 		f[count++] = atol(p);
-	qsort(f, count, sizeof(long), cmp_long);
+	qsort(f, count, sizeof(long), se_cmp_long);
 	return n < count ? f[n] : -1;
 }
 
@@ -85,8 +78,8 @@ static int observe(unsigned int duty_pct, struct run *r)
 		se_sleep_ms(5);
 	}
 	se_kill(pid);
-	qsort(lf, SAMPLES, sizeof(long), cmp_long);
-	qsort(bf, SAMPLES, sizeof(long), cmp_long);
+	qsort(lf, SAMPLES, sizeof(long), se_cmp_long);
+	qsort(bf, SAMPLES, sizeof(long), se_cmp_long);
 	r->little_freq = lf[SAMPLES / 2];
 	r->big_freq = bf[SAMPLES / 2];
 	return 0;

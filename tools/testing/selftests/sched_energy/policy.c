@@ -385,13 +385,6 @@ static pid_t spiky_task(const struct spiky_ctl *c, int a, int b, unsigned int ph
 	}
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* A task's demand: the median of 9 readings over 160 ms. */
 static long demand_of(pid_t pid)
 {
@@ -402,8 +395,7 @@ static long demand_of(pid_t pid)
 		v[i] = se_task_sched_stat(pid, "sen.util.demand");
 		se_sleep_ms(20);
 	}
-	qsort(v, 9, sizeof(v[0]), cmp_long);
-	return v[4];
+	return se_median(v, 9);
 }
 
 /*
@@ -429,7 +421,7 @@ TEST_F(policy, long_activation_keeps_prev)
 {
 	static char buf[1 << 20];
 	char want[32], filter[32], *line, *save = NULL;
-	int l = -1, b = se_first_cpu(0), cpu, traced;
+	int l = se_last_cpu(1), b = se_first_cpu(0), traced;
 	int on_l = 0, spikes = 0, dropped = 0, fit_pushes = 0;
 	long fit, dc, dt, ds;
 	struct spiky_ctl *c = mmap(NULL, 2 * sizeof(*c), PROT_READ | PROT_WRITE,
@@ -440,10 +432,6 @@ TEST_F(policy, long_activation_keeps_prev)
 	if (access(DECISION, W_OK))
 		SKIP(return, "no tracefs");
 	ASSERT_NE(MAP_FAILED, c);
-	/* the last LITTLE CPU: CPU0 takes the board's interrupts */
-	for (cpu = 0; cpu < se_nr_cpus(); cpu++)
-		if (se_cpu_capacity(cpu) > 0 && se_cpu_capacity(cpu) < 1024)
-			l = cpu;
 	if (l < 0 || b < 0)
 		SKIP(return, "needs LITTLE and big CPUs");
 	fit = se_cpu_capacity(l) * 8 / 10;
@@ -501,7 +489,7 @@ TEST_F(policy, long_activation_keeps_prev)
 		if (!strstr(line, want))
 			continue;
 		if (strstr(line, "sen_balance:")) {
-			char src[16];
+			char src[24];
 
 			snprintf(src, sizeof(src), " src=%d ", l);
 			if (strstr(line, src) && strstr(line, "fit:")) {

@@ -113,18 +113,52 @@ static inline long se_cpu_capacity(int cpu)
 	return se_read_long(path, &cap) ? -1 : cap;
 }
 
-/* The first LITTLE (capacity < 1024) or big (1024) CPU, or -1. */
+/* Is @cpu LITTLE (capacity < 1024) or big (1024), as @little asks? */
+static inline int se_cpu_is(int cpu, int little)
+{
+	long cap = se_cpu_capacity(cpu);
+
+	return cap > 0 && (little ? cap < 1024 : cap == 1024);
+}
+
+/* The first LITTLE or big CPU (se_cpu_is()), or -1. */
 static inline int se_first_cpu(int little)
 {
 	int nr = se_nr_cpus(), cpu;
 
-	for (cpu = 0; cpu < nr; cpu++) {
-		long cap = se_cpu_capacity(cpu);
-
-		if (cap > 0 && (little ? cap < 1024 : cap == 1024))
+	for (cpu = 0; cpu < nr; cpu++)
+		if (se_cpu_is(cpu, little))
 			return cpu;
-	}
 	return -1;
+}
+
+/* The last LITTLE or big CPU, or -1: away from CPU0 and its interrupts. */
+static inline int se_last_cpu(int little)
+{
+	int cpu;
+
+	for (cpu = se_nr_cpus() - 1; cpu >= 0; cpu--)
+		if (se_cpu_is(cpu, little))
+			return cpu;
+	return -1;
+}
+
+/* qsort() comparison of longs, ascending. */
+static inline int se_cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of @n (1..1024) values; @v is left as it is. */
+static inline long se_median(const long *v, int n)
+{
+	static long tmp[1024];
+
+	memcpy(tmp, v, n * sizeof(*v));
+	qsort(tmp, n, sizeof(*tmp), se_cmp_long);
+	return tmp[n / 2];
 }
 
 /* Read a big-endian u32 array property of the device tree. */

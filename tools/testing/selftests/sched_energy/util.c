@@ -102,20 +102,6 @@ static long others_contrib(int cpu, pid_t a, pid_t b)
 	return sum;
 }
 
-/* The last LITTLE (capacity < 1024) or big (1024) CPU, or -1. */
-static int last_cpu(int little)
-{
-	int cpu, last = -1;
-
-	for (cpu = 0; cpu < se_nr_cpus(); cpu++) {
-		long cap = se_cpu_capacity(cpu);
-
-		if (cap > 0 && (little ? cap < 1024 : cap == 1024))
-			last = cpu;
-	}
-	return last;
-}
-
 /* A CPU other than @a and @b to run the sampler on. */
 static int other_cpu(int a, int b)
 {
@@ -215,22 +201,6 @@ static int near(double v, double ref)
 	return v >= ref * 0.95 && v <= ref * 1.05;
 }
 
-static int cmp_long(const void *a, const void *b)
-{
-	long x = *(const long *)a, y = *(const long *)b;
-
-	return (x > y) - (x < y);
-}
-
-static long median(const long *v, int n)
-{
-	static long tmp[1024];
-
-	memcpy(tmp, v, n * sizeof(*v));
-	qsort(tmp, n, sizeof(*tmp), cmp_long);
-	return tmp[n / 2];
-}
-
 static long minimum(const long *v, int n)
 {
 	long m = v[0];
@@ -277,7 +247,7 @@ TEST_F(steady, settles_at_duty)
 {
 	static struct series s;
 	/* the kind's last CPU: CPU0 takes the board's interrupts */
-	int cpu = last_cpu(variant->little);
+	int cpu = se_last_cpu(variant->little);
 	double want = variant->duty * 1024 / 100.0, m = 0, truth = 0;
 	long med = 0;
 	int attempt, ok;
@@ -302,7 +272,7 @@ TEST_F(steady, settles_at_duty)
 		sample(self->pid, 320, &s);
 		truth = ran(&s, 0);
 		m = mean(s.demand, s.n);
-		med = median(s.demand, s.n);
+		med = se_median(s.demand, s.n);
 		TH_LOG("cpu%d duty %d%%: demand median %ld mean %.0f min %ld; duty %.0f, ran %.0f",
 		       cpu, variant->duty, med, m, minimum(s.demand, s.n), want, truth);
 		TH_LOG("cpu%d duty %d%%: PELT util_avg mean %.0f, util_est mean %.0f",
