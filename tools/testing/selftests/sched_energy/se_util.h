@@ -432,4 +432,82 @@ static inline int se_write(const char *path, const char *val)
 	return ret;
 }
 
+#define SE_TRACEFS	"/sys/kernel/tracing"
+
+/*
+ * Trace @event ("sched_energy/sen_util_task", "power/cpu_frequency")
+ * where @filter holds, stamped with CLOCK_MONOTONIC (trace_clock "mono",
+ * the clock of se_now_ns()), into an emptied buffer.  A sampler on
+ * another vCPU sees a change late when the host stalls that vCPU (by
+ * 20-190 ms now and then on a loaded host); the event's time is when the
+ * kernel made it.  Return: 0, or -1 if the event cannot be traced.
+ */
+static inline int se_trace_on(const char *event, const char *filter)
+{
+	char path[128], ctl[160];
+
+	snprintf(path, sizeof(path), SE_TRACEFS "/events/%s/", event);
+	snprintf(ctl, sizeof(ctl), "%senable", path);
+	if (access(ctl, W_OK) || se_write(SE_TRACEFS "/trace_clock", "mono"))
+		return -1;
+	snprintf(ctl, sizeof(ctl), "%sfilter", path);
+	if (se_write(ctl, filter) || se_write(SE_TRACEFS "/trace", ""))
+		return -1;
+	snprintf(ctl, sizeof(ctl), "%senable", path);
+	return se_write(ctl, "1") ? -1 : 0;
+}
+
+/* Stop tracing @event; the buffer is kept for se_trace_first_ms(). */
+static inline void se_trace_pause(const char *event)
+{
+	char ctl[160];
+
+	snprintf(ctl, sizeof(ctl), SE_TRACEFS "/events/%s/enable", event);
+	se_write(ctl, "0");
+}
+
+/* Stop tracing @event, drop its filter, back to the default clock. */
+static inline void se_trace_off(const char *event)
+{
+	char ctl[160];
+
+	se_trace_pause(event);
+	snprintf(ctl, sizeof(ctl), SE_TRACEFS "/events/%s/filter", event);
+	se_write(ctl, "0");
+	se_write(SE_TRACEFS "/trace_clock", "local");
+}
+
+/*
+ * ms from @from (CLOCK_MONOTONIC ns) to the first traced event at or
+ * after it whose "@field=" value reaches @level (@rising) or falls to it;
+ * -1 if none.
+ */
+static inline long se_trace_first_ms(uint64_t from, const char *field, long level,
+				     int rising)
+{
+	static char buf[1 << 20];
+	char *line, *save = NULL, *p, *ts, key[40];
+	long v;
+	double t;
+
+	if (se_read(SE_TRACEFS "/trace", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(key, sizeof(key), " %s=", field);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		/* "comm-pid [cpu] flags seconds.micros: event: key=value ..." */
+		p = strstr(line, ": ");
+		if (line[0] == '#' || !p)
+			continue;
+		*p = '\0';
+		ts = strrchr(line, ' ');
+		t = atof(ts ? ts + 1 : line) * 1e9;
+		p = strstr(p + 1, key);
+		if (!p || sscanf(p + strlen(key), "%ld", &v) != 1 || t + 1000 < (double)from)
+			continue;
+		if (rising ? v >= level : v <= level)
+			return (long)((t - (double)from) / 1e6);
+	}
+	return -1;
+}
+
 #endif /* SE_UTIL_H */

@@ -10,14 +10,17 @@
  * duty x 1024 on a LITTLE and a big CPU, and does not sag while the task
  * sleeps; a 10% -> 70% step is recognised within 16 ms and a 70% -> 10%
  * step within 100 ms; a new task that never sleeps is recognised within
- * 16 ms; a task's contribution leaves its CPU for the new one when it is
- * moved; a CPU's signal is the sum of its tasks'; the trace event carries
- * the same demand.  PELT's figures for the same runs are logged.
+ * 16 ms (these three are timed by the sen_util_task trace event, not by
+ * the sampler, whose vCPU the host may stall); a task's contribution
+ * leaves its CPU for the new one when it is moved; a CPU's signal is the
+ * sum of its tasks'; the trace event carries the same demand.  PELT's
+ * figures for the same runs are logged.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 
 #include "../kselftest_harness.h"
 #include "se_util.h"
@@ -175,6 +178,8 @@ static long ran(const struct series *s, int from)
 		      (s->t[last] - s->t[from]));
 }
 
+#define UTIL_EVENT	"sched_energy/sen_util_task"
+
 static int index_at(const struct series *s, uint64_t t)
 {
 	int i;
@@ -295,7 +300,8 @@ TEST_F(steady, settles_at_duty)
  * sample it for @ms from 300 ms on.  Return: when its first @d2 burst
  * started (CLOCK_MONOTONIC ns), 0 if there was no step.
  */
-static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s)
+static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s,
+			 int *traced)
 {
 	uint64_t *t_switch = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -307,10 +313,16 @@ static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s)
 	*t_switch = 0;
 	se_pin(0, other_cpu(cpu, -1));
 	pid = duty_task(d1, d2, 400, cpu, t_switch);
+	*traced = 0;
 	if (pid > 0) {
+		char filter[32];
+
+		snprintf(filter, sizeof(filter), "pid == %d", pid);
+		*traced = !se_trace_on(UTIL_EVENT, filter);
 		se_sleep_ms(300);
 		sample(pid, ms, s);
 		se_kill(pid);
+		se_trace_pause(UTIL_EVENT);
 	}
 	sw = __atomic_load_n(t_switch, __ATOMIC_ACQUIRE);
 	munmap(t_switch, 4096);
@@ -320,30 +332,36 @@ static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s)
 /*
  * A d1% -> d2% step on the first big CPU: ms from the step until the
  * demand crosses level_pct% of what the task runs once settled (200 ms
- * after the step), -1 if never; PELT's util_avg and util_est for the same
- * run are logged next to it.
+ * after the step), -1 if never.  Timed by the trace event when there is
+ * one (see se_trace_on()), else by the sampler; the sampler's
+ * figure and PELT's util_avg and util_est for the same run are logged
+ * next to it.
  */
 static long step_response(struct __test_metadata *_metadata, int d1, int d2,
 			  int run_ms, int level_pct)
 {
 	static struct series s;
-	int cpu = se_first_cpu(0), up = d2 > d1;
-	long level, t, truth;
+	int cpu = se_first_cpu(0), up = d2 > d1, traced;
+	long level, t, t_trace = -1, truth;
 	uint64_t sw;
 
 	ASSERT_LE(0, cpu);
-	sw = step_run(d1, d2, cpu, run_ms, &s);
-	ASSERT_NE(0, sw) TH_LOG("the task never switched");
-	truth = ran(&s, index_at(&s, sw + 200000000ULL));
-	ASSERT_LT(0, truth);
+	sw = step_run(d1, d2, cpu, run_ms, &s, &traced);
+	truth = sw ? ran(&s, index_at(&s, sw + 200000000ULL)) : -1;
 	level = truth * level_pct / 100;
+	if (traced && truth > 0)
+		t_trace = se_trace_first_ms(sw, "demand", level, up);
+	se_trace_off(UTIL_EVENT);
+	ASSERT_NE(0, sw) TH_LOG("the task never switched");
+	ASSERT_LT(0, truth);
 	t = first_time_ms(&s, s.demand, sw, level, up);
-	TH_LOG("%d%%->%d%% on cpu%d: ran %ld, demand %s %ld after %ld ms",
-	       d1, d2, cpu, truth, up ? ">=" : "<=", level, t);
+	TH_LOG("%d%%->%d%% on cpu%d: ran %ld, demand %s %ld after %ld ms (trace: %s%ld ms)",
+	       d1, d2, cpu, truth, up ? ">=" : "<=", level, t,
+	       traced ? "" : "none, ", t_trace);
 	TH_LOG("%d%%->%d%% on cpu%d: util_avg after %ld ms, util_est after %ld ms (-1: > %d ms)",
 	       d1, d2, cpu, first_time_ms(&s, s.util_avg, sw, level, up),
 	       first_time_ms(&s, s.util_est, sw, level, up), s.n);
-	return t;
+	return traced ? t_trace : t;
 }
 
 /* 10% -> 70% recognised (within 10% of what the task then runs) within 16 ms. */
@@ -384,15 +402,17 @@ TEST(step_down_within_100ms)
 
 /*
  * A new task that never sleeps: recognised as big (demand above 80%, more
- * than a LITTLE CPU's capacity) within 16 ms of its start.
+ * than a LITTLE CPU's capacity) within 16 ms of its start, timed by the
+ * trace (the child names itself before it starts, so the filter is set
+ * before the fork).
  */
 TEST(new_task_within_16ms)
 {
 	static struct series s;
 	uint64_t *t_start = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	int cpu = se_first_cpu(0), attempt;
-	long t = -1, level = 1024 * 80 / 100;
+	int cpu = se_first_cpu(0), traced;
+	long t, t_trace = -1, level = 1024 * 80 / 100;
 	uint64_t start;
 	pid_t pid;
 
@@ -400,30 +420,35 @@ TEST(new_task_within_16ms)
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_NE(MAP_FAILED, t_start);
 	se_pin(0, other_cpu(cpu, -1));
-	/* a start-up is one event: the first of three within the bound counts */
-	for (attempt = 1; attempt <= 3; attempt++) {
-		*t_start = 0;
-		pid = fork();
-		if (!pid) {
-			se_pin(0, cpu);
-			/* it starts when it runs where it belongs */
-			__atomic_store_n(t_start, se_now_ns(), __ATOMIC_RELEASE);
-			for (;;)
-				;
-		}
-		ASSERT_LT(0, pid);
+	*t_start = 0;
+	traced = !se_trace_on(UTIL_EVENT, "comm == \"se_new_busy\"");
+	pid = fork();
+	if (!pid) {
+		prctl(PR_SET_NAME, "se_new_busy");
+		se_pin(0, cpu);
+		/* it starts when it runs where it belongs */
+		__atomic_store_n(t_start, se_now_ns(), __ATOMIC_RELEASE);
+		for (;;)
+			;
+	}
+	if (pid > 0) {
 		sample(pid, 100, &s);
 		se_kill(pid);
-		start = __atomic_load_n(t_start, __ATOMIC_ACQUIRE);
-		ASSERT_NE(0, start);
-		t = first_time_ms(&s, s.demand, start, level, 1);
-		TH_LOG("new busy task on cpu%d: demand >= %ld after %ld ms; util_avg after %ld ms",
-		       cpu, level, t, first_time_ms(&s, s.util_avg, start, level, 1));
-		if (t >= 0 && t <= 16)
-			break;
-		se_sleep_ms(100);
 	}
+	start = __atomic_load_n(t_start, __ATOMIC_ACQUIRE);
+	if (traced && start)
+		t_trace = se_trace_first_ms(start, "demand", level, 1);
+	se_trace_off(UTIL_EVENT);
 	munmap(t_start, 4096);
+	ASSERT_LT(0, pid);
+	ASSERT_NE(0, start);
+	t = first_time_ms(&s, s.demand, start, level, 1);
+	TH_LOG("new busy task on cpu%d: demand >= %ld after %ld ms (trace: %s%ld ms)",
+	       cpu, level, t, traced ? "" : "none, ", t_trace);
+	TH_LOG("new busy task on cpu%d: util_avg >= %ld after %ld ms", cpu, level,
+	       first_time_ms(&s, s.util_avg, start, level, 1));
+	if (traced)
+		t = t_trace;
 	ASSERT_LE(0, t);
 	EXPECT_GE(16, t);
 }
