@@ -666,6 +666,27 @@ unsigned long sen_task_settled(struct task_struct *p, unsigned long demand)
 }
 
 /**
+ * sen_task_fit_util() - the demand by which a task is judged to fit a CPU
+ * @p:		the task
+ * @cpu:	the CPU
+ *
+ * On its own CPU a task is judged by its settled demand, anywhere else by
+ * its demand: the rule of the energy-aware moves (sen_pick_fits()), for
+ * fair.c's task_fits_cpu() and so for misfit detection, so that one long
+ * activation does not make the classic balancer move a task up that the
+ * energy-aware balancer would keep where it is.
+ *
+ * Context: as sen_task_settled().
+ * Return: the demand, capacity units.
+ */
+unsigned long sen_task_fit_util(struct task_struct *p, int cpu)
+{
+	unsigned long demand = sen_task_util(p);
+
+	return cpu == task_cpu(p) ? sen_task_settled(p, demand) : demand;
+}
+
+/**
  * sen_cpu_util() - a CPU's utilization
  * @cpu: the CPU
  *

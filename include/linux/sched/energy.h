@@ -230,6 +230,7 @@ struct dentry *sen_debugfs_dir(void);
 
 unsigned long sen_task_util(struct task_struct *p);
 unsigned long sen_task_settled(struct task_struct *p, unsigned long demand);
+unsigned long sen_task_fit_util(struct task_struct *p, int cpu);
 unsigned long sen_cpu_util(int cpu);
 unsigned long sen_cpu_fair_util(int cpu);
 unsigned long sen_cpu_spread(int cpu);
@@ -344,6 +345,11 @@ static inline int sen_select_cpu(struct task_struct *p, int prev_cpu,
 }
 
 static inline unsigned long sen_task_util(struct task_struct *p) { return 0; }
+static inline unsigned long sen_task_fit_util(struct task_struct *p, int cpu)
+{
+	return 0;
+}
+
 static inline bool sen_lb_classic(const struct cpumask *span) { return true; }
 static inline void sen_balance_tick(struct rq *rq) { }
 static inline int sen_balance_newidle(struct rq *this_rq) { return 0; }
