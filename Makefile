@@ -7,7 +7,7 @@ BOARDS ?= juno-r0 hikey960
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply bench-util bench-gov bench-balance stress \
+	series series-check apply bench-util bench-gov bench-balance stress soak \
 	boot clean distclean help kernel-kcsan eval fresh-check
 
 all: demo
@@ -23,6 +23,7 @@ help:
 	@echo "make test-debug   run every test on that kernel"
 	@echo "make kernel-kcsan the KCSAN kernel (build/out/kcsan; make stress STRESS_VARIANT=kcsan)"
 	@echo "make stress       long stress scenarios on the debug kernel, then libFuzzer"
+	@echo "make soak         hours of counted switches and hotplug under load, 10M fuzz runs"
 	@echo "make initramfs    build the guest userland (build/initramfs.cpio.gz)"
 	@echo "make boot BOARD=hikey960   the same on another board, with the kernel log"
 	@echo "make series       the patch set as a mailing-list series in build/series"
@@ -93,6 +94,13 @@ stress: deps
 	@$(S)/build-kernel $${STRESS_VARIANT:-debug}
 	@$(S)/build-initramfs
 	@$(S)/stress $(BOARDS)
+
+# The soak: counted switches, hotplug cycles and bad writes under load on
+# the debug kernel, then 10 million fuzzer runs (SOAK_PERCENT, FUZZ_RUNS).
+soak: deps
+	@$(S)/build-kernel debug
+	@$(S)/build-initramfs
+	@$(S)/soak $(BOARDS)
 
 # The patch set as a mailing-list series in build/series (checkpatch-clean).
 series: deps

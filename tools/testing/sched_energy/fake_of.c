@@ -162,6 +162,22 @@ static int sen_fdt_walk_ends(const void *blob)
 }
 
 /*
+ * Is @blob (@size bytes) a well-formed flattened device tree?  libfdt's
+ * fdt_check_full(), guarded by sen_fdt_walk_ends(): every caller of the
+ * harness (the loader, the fuzzer's mutator) must go through this one.
+ *
+ * Return: 0 if it is, else -EINVAL.
+ */
+int sen_fdt_check(const void *blob, size_t size)
+{
+	if (size < sizeof(struct fdt_header) || size > INT_MAX ||
+	    fdt_check_header(blob) || fdt_totalsize(blob) > size ||
+	    sen_fdt_walk_ends(blob) || fdt_check_full(blob, size))
+		return -EINVAL;
+	return 0;
+}
+
+/*
  * Unflatten @blob into the live tree.
  *
  * Return: 0, or -EINVAL if the blob is not a well-formed device tree.
@@ -170,9 +186,7 @@ int sen_of_load(const void *blob, size_t size)
 {
 	struct device_node **tail = &sen_of_allnodes;
 
-	if (size < sizeof(struct fdt_header) || size > INT_MAX ||
-	    fdt_check_header(blob) || fdt_totalsize(blob) > size ||
-	    sen_fdt_walk_ends(blob) || fdt_check_full(blob, size))
+	if (sen_fdt_check(blob, size))
 		return -EINVAL;
 	sen_of_root_node = sen_of_unflatten(blob, 0, NULL, &tail, 0);
 	return sen_of_root_node ? 0 : -EINVAL;

@@ -247,8 +247,8 @@ size_t sen_fuzz_custom_mutator(uint8_t *data, size_t size, size_t max_size,
 	void *fdt;
 	int i, n;
 
-	if (size < sizeof(struct fdt_header) || fdt_check_full(data, size) ||
-	    !(sen_rand(&rs) % 16))
+	/* not fdt_check_full() alone: it can loop for ever (sen_fdt_check()) */
+	if (sen_fdt_check(data, size) || !(sen_rand(&rs) % 16))
 		return sen_fuzz_mutate(data, size, max_size);
 	fdt = malloc(max_size);
 	if (!fdt)

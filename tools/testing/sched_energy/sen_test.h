@@ -34,6 +34,7 @@ unsigned int sen_cpuhp_states(void);
 void sen_cpuhp_run(unsigned int cpu, bool up);
 
 /* fake_of.c */
+int sen_fdt_check(const void *blob, size_t size);
 int sen_of_load(const void *blob, size_t size);
 void sen_of_unload(void);
 void sen_of_save_refs(void);
