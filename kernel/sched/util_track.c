@@ -671,10 +671,12 @@ unsigned long sen_task_settled(struct task_struct *p, unsigned long demand)
  * @cpu:	the CPU
  *
  * On its own CPU a task is judged by its settled demand, anywhere else by
- * its demand: the rule of the energy-aware moves (sen_pick_fits()), for
- * fair.c's task_fits_cpu() and so for misfit detection, so that one long
- * activation does not make the classic balancer move a task up that the
- * energy-aware balancer would keep where it is.
+ * its demand, as the energy-aware moves judge staying on prev_cpu
+ * (sen_pick_fits(); it also asks a smaller CPU to hold the task's peak,
+ * which this does not).  For
+ * fair.c's task_fits_cpu() and so misfit detection: one long activation
+ * does not make the classic balancer move a task up that the energy-aware
+ * balancer would keep where it is.
  *
  * Context: as sen_task_settled().
  * Return: the demand, capacity units.

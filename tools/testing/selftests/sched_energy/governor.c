@@ -27,8 +27,7 @@
 
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define GOV		"sched_energy"
-#define TRACEFS		"/sys/kernel/tracing"
-#define REQUEST		TRACEFS "/events/sched_energy/sen_freq_request/enable"
+#define REQUEST		SE_TRACEFS "/events/sched_energy/sen_freq_request/enable"
 #define PERIOD_US	16000
 
 static void gov_path(char *buf, size_t len, int cpu, const char *file)
@@ -412,7 +411,7 @@ TEST_F(gov, requests_traced)
 
 	if (access(REQUEST, W_OK))
 		SKIP(return, "no tracefs");
-	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
 	ASSERT_EQ(0, se_write(REQUEST, "1"));
 	pid = se_periodic_task(70, PERIOD_US, big);
 	ASSERT_LT(0, pid);
@@ -420,7 +419,7 @@ TEST_F(gov, requests_traced)
 	se_kill(pid);
 	se_sleep_ms(200);
 	ASSERT_EQ(0, se_write(REQUEST, "0"));
-	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char why[16];
 		long need, freq;

@@ -31,8 +31,7 @@
 #define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
 #define EAS_SYSCTL	"/proc/sys/kernel/sched_energy_aware"
 #define POLICY		SE_POLICY
-#define TRACEFS		"/sys/kernel/tracing"
-#define DECISION	TRACEFS "/events/sched_energy/sen_decision/enable"
+#define DECISION	SE_TRACEFS "/events/sched_energy/sen_decision/enable"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -285,7 +284,7 @@ TEST_F(policy, decision_trace_consistent)
 	if (access(DECISION, W_OK))
 		SKIP(return, "no tracefs");
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
-	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
 	pid = se_periodic_task(10, PERIOD_US, -1);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(200);
@@ -293,7 +292,7 @@ TEST_F(policy, decision_trace_consistent)
 	se_sleep_ms(500);
 	ASSERT_EQ(0, se_write(DECISION, "0"));
 	se_kill(pid);
-	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
 	snprintf(want, sizeof(want), " pid=%d ", pid);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct decision d;
@@ -472,22 +471,22 @@ TEST_F(policy, long_activation_keeps_prev)
 		se_kill(comp);
 		SKIP(return, "the emulator's cost per activation leaves no room for the tasks");
 	}
-	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
 	/* only this task's events, if the kernel takes the filter */
 	snprintf(filter, sizeof(filter), "pid == %d", pid);
-	se_write(TRACEFS "/events/sched_energy/sen_decision/filter", filter);
-	se_write(TRACEFS "/events/sched_energy/sen_balance/filter", filter);
+	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", filter);
+	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/filter", filter);
 	traced = !se_write(DECISION, "1") &&
-		 !se_write(TRACEFS "/events/sched_energy/sen_balance/enable", "1");
+		 !se_write(SE_TRACEFS "/events/sched_energy/sen_balance/enable", "1");
 	se_sleep_ms(5000);
 	se_write(DECISION, "0");
-	se_write(TRACEFS "/events/sched_energy/sen_balance/enable", "0");
-	se_write(TRACEFS "/events/sched_energy/sen_decision/filter", "0");
-	se_write(TRACEFS "/events/sched_energy/sen_balance/filter", "0");
+	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/enable", "0");
+	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", "0");
+	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/filter", "0");
 	se_kill(pid);
 	se_kill(comp);
 	ASSERT_TRUE(traced);
-	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
 	snprintf(want, sizeof(want), " pid=%d ", pid);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct decision d;

@@ -27,7 +27,7 @@
 
 #define PERIOD_US	16000
 #define CPU_UTIL	"/sys/kernel/debug/sched_energy/cpu_util"
-#define TRACEFS		"/sys/kernel/tracing"
+#define UTIL_EVENT	"sched_energy/sen_util_task"
 
 /* CPU time a task has run, ns (/proc/PID/schedstat), or 0. */
 static uint64_t runtime_of(pid_t pid)
@@ -177,8 +177,6 @@ static long ran(const struct series *s, int from)
 	return (long)((s->runtime[last] - s->runtime[from]) * 1024 /
 		      (s->t[last] - s->t[from]));
 }
-
-#define UTIL_EVENT	"sched_energy/sen_util_task"
 
 static int index_at(const struct series *s, uint64_t t)
 {
@@ -541,21 +539,21 @@ TEST(trace_event_matches)
 	long last = -1, now;
 	pid_t pid;
 
-	if (access(TRACEFS "/events/sched_energy/sen_util_task/enable", W_OK))
+	if (access(SE_TRACEFS "/events/sched_energy/sen_util_task/enable", W_OK))
 		SKIP(return, "no tracefs or no sched_energy events");
-	ASSERT_EQ(0, se_write(TRACEFS "/trace", ""));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
 	se_pin(0, other_cpu(cpu, -1));
 	pid = duty_task(20, 20, 0, cpu, NULL);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(200);
-	ASSERT_EQ(0, se_write(TRACEFS "/events/sched_energy/sen_util_task/enable", "1"));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/events/sched_energy/sen_util_task/enable", "1"));
 	se_sleep_ms(100);
 	kill(pid, SIGSTOP);
 	se_sleep_ms(50);
-	ASSERT_EQ(0, se_write(TRACEFS "/events/sched_energy/sen_util_task/enable", "0"));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/events/sched_energy/sen_util_task/enable", "0"));
 	now = demand_of(pid);
 	se_kill(pid);
-	ASSERT_LT(0, se_read(TRACEFS "/trace", buf, sizeof(buf)));
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
 	snprintf(want, sizeof(want), " pid=%d ", pid);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *p = strstr(line, "sen_util_task:");
