@@ -449,7 +449,9 @@ static void sen_util_unhold(struct task_struct *p)
  * Wakeup jitter makes the estimate of a steady task wobble around its
  * demand; only a rise by more than 1/2^SEN_UTIL_MARGIN_SHIFT (or by more
  * than half of what is left up to full capacity) is growth.  A new task
- * has no steady state yet: any rise counts.
+ * has no steady state yet: any rise counts, above SEN_UTIL_NEW, what it is
+ * priced at and counts on its CPU until then (the estimate is only a
+ * lower bound of the sample to come).
  *
  * A span opened by a roll has no end the task chose: a task that never
  * sleeps but is throttled runs in bursts of a tick or two, and a burst
@@ -469,8 +471,9 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 	if (rolled)
 		return 0;
 	est = sen_util_estimate(busy, elapsed, last_cycle);
-	if (nr_hist &&
-	    est <= demand + min_t(unsigned int, demand >> SEN_UTIL_MARGIN_SHIFT,
+	if (!nr_hist)
+		return est > max_t(unsigned int, demand, SEN_UTIL_NEW) ? est : 0;
+	if (est <= demand + min_t(unsigned int, demand >> SEN_UTIL_MARGIN_SHIFT,
 				  (SCHED_CAPACITY_SCALE - demand) / 2))
 		return 0;
 	return est > demand ? est : 0;
@@ -573,7 +576,12 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 		 */
 		u->run_start = now;
 	}
-	u->contrib = u->demand;
+	/*
+	 * A task with no sample yet counts what a decision prices it at
+	 * (SEN_UTIL_NEW), or tasks forked back to back would all see the
+	 * same sums and be stacked on one CPU.
+	 */
+	u->contrib = sen_task_util(p);
 	u->contrib_cpu = cpu;
 	sen_util_runnable_add(cpu, u->contrib);
 	sen_util_spread_set(cpu, u);
@@ -640,7 +648,7 @@ void sen_util_tick(struct rq *rq, struct task_struct *curr)
  *
  * Return: its demand in capacity units, invariant; SEN_UTIL_NEW for a
  * task with neither a sample nor an estimate yet (what a decision prices
- * it at; its CPU counts it at 0 until then).
+ * it at, and what it adds to its CPU while runnable).
  */
 unsigned long sen_task_util(struct task_struct *p)
 {

@@ -240,8 +240,15 @@ static void sen_util_growth(struct kunit *test)
 	/* ... 1.7 ms of 16 is 108, jitter. */
 	KUNIT_EXPECT_EQ(test, sen_util_grown(1700 * us, MS, 16 * MS, 102, 4,
 					     false), 0U);
-	/* A new task (no sample): any rise counts; 1 ms of one 8 ms window. */
-	KUNIT_EXPECT_EQ(test, sen_util_grown(MS, MS, 0, 0, 0, false), 128U);
+	/*
+	 * A new task (no sample): any rise above SEN_UTIL_NEW (128) counts;
+	 * 1 ms of one 8 ms window is 128, no rise; 1.1 ms is 140.
+	 */
+	KUNIT_EXPECT_EQ(test, sen_util_grown(MS, MS, 0, 0, 0, false), 0U);
+	KUNIT_EXPECT_EQ(test, sen_util_grown(1100 * us, 1100 * us, 0, 0, 0, false),
+			140U);
+	/* ... and above its demand once it was raised. */
+	KUNIT_EXPECT_EQ(test, sen_util_grown(2 * MS, 2 * MS, 0, 300, 0, false), 0U);
 }
 
 /*

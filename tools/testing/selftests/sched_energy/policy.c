@@ -8,6 +8,8 @@
  *    kernel.sched_energy_aware says, and flipping both under load is safe;
  *  - with kernel.sched_energy=0 the policy makes no decision (the mainline
  *    path places tasks); with 1 it places wakeups, forks and execs;
+ *  - tasks forked back to back are not stacked on one CPU: each new
+ *    runnable task counts on its CPU what the decisions price it at;
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
@@ -335,6 +337,90 @@ TEST_F(policy, decision_trace_consistent)
 	}
 	TH_LOG("%d decisions for pid %d: %d by energy, %d kept prev_cpu", n, pid, energy, prev);
 	EXPECT_LE(10, n);
+}
+
+/*
+ * Six children forked back to back from a LITTLE CPU, each spinning until
+ * all are forked: a new task has no sample yet, and if it counted nothing
+ * on its CPU every fork would see the same sums and go to the same
+ * (cheapest, LITTLE) CPU.  Each counts SEN_UTIL_NEW (1/8 of the biggest
+ * CPU), so a CPU takes no more new tasks than fit in 80% of its capacity,
+ * plus one for a task that was priced before another was counted.
+ */
+#define BURST	6
+#define NEW_UTIL	128
+
+TEST_F(policy, fork_burst_not_stacked)
+{
+	static char buf[1 << 20];
+	int i, n = 0, placed = 0, per_cpu[SE_MAX_CPUS] = { 0 };
+	char *line, *save = NULL, want[32];
+	pid_t pid[BURST];
+	int *go;
+
+	cpu_set_t all, one;
+
+	if (access(DECISION, W_OK))
+		SKIP(return, "no tracefs");
+	if (se_first_cpu(1) < 0 || se_first_cpu(0) < 0)
+		SKIP(return, "needs LITTLE and big CPUs");
+	go = mmap(NULL, sizeof(*go), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, go);
+	*go = 0;
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	/* On a LITTLE CPU, then free to go anywhere: the children may too. */
+	ASSERT_EQ(0, sched_getaffinity(0, sizeof(all), &all));
+	CPU_ZERO(&one);
+	CPU_SET(se_first_cpu(1), &one);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(one), &one));
+	se_sleep_ms(100);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(all), &all));
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
+	ASSERT_EQ(0, se_write(DECISION, "1"));
+	for (i = 0; i < BURST; i++) {
+		pid[i] = fork();
+		if (!pid[i]) {
+			while (!__atomic_load_n(go, __ATOMIC_ACQUIRE))
+				;
+			_exit(0);
+		}
+	}
+	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
+	ASSERT_EQ(0, se_write(DECISION, "0"));
+	for (i = 0; i < BURST; i++)
+		if (pid[i] > 0)
+			waitpid(pid[i], NULL, 0);
+	for (i = 0; i < BURST; i++)
+		ASSERT_LT(0, pid[i]);
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct decision d;
+
+		if (!strstr(line, "sen_decision:") || !strstr(line, "kind=fork"))
+			continue;
+		for (i = 0; i < BURST; i++) {
+			snprintf(want, sizeof(want), " pid=%d ", pid[i]);
+			if (strstr(line, want))
+				break;
+		}
+		if (i == BURST)
+			continue;
+		ASSERT_EQ(0, parse_decision(line, &d)) TH_LOG("%s", line);
+		TH_LOG("%s", strstr(line, "sen_decision:"));
+		n++;
+		if (d.cpu < 0 || d.cpu >= SE_MAX_CPUS)
+			continue;	/* the classic path placed it */
+		placed++;
+		per_cpu[d.cpu]++;
+	}
+	munmap(go, sizeof(*go));
+	TH_LOG("%d fork decisions, %d by the policy", n, placed);
+	EXPECT_EQ(BURST, n);
+	EXPECT_LE(BURST - 1, placed);
+	for (i = 0; i < se_nr_cpus() && i < SE_MAX_CPUS; i++)
+		EXPECT_GE(se_cpu_capacity(i) * 8 / 10 / NEW_UTIL + 1, per_cpu[i])
+			TH_LOG("cpu%d (capacity %ld) got %d of %d new tasks", i,
+			       se_cpu_capacity(i), per_cpu[i], BURST);
 }
 
 /* Duty cycles (per mille) that the test changes while its tasks run. */
