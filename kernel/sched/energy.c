@@ -48,8 +48,9 @@
  * must stay so for SEN_TIP_NS (a tick) before the domain tips, and fall
  * below 60% or to no more tasks than CPUs for SEN_UNTIP_NS (two tracker
  * windows, the time the tracker needs to see a drop) before it untips, so
- * short spikes do not flap it.  Every decision that snapshots a domain
- * and the balancer's tick (energy_balance.c) feed it.  A wakeup whose
+ * short spikes do not flap it.  Decisions that snapshot a domain and the
+ * balancer's tick (energy_balance.c) feed it, at most once per
+ * SEN_TIP_EVAL_NS per domain, so wakeups only read it.  A wakeup whose
  * prev_cpu is in a tipped domain goes to the classic path, CPUs of a
  * tipped domain are no candidates, and in a sched domain that spans a
  * tipped one the classic load balancer runs unchanged.
@@ -466,7 +467,12 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		n++;
 	}
 	*nr = n;
-	sen_tip_note(d, sum, n, total, tasks);
+	/*
+	 * The tipping state is shared by every CPU that decides: it is
+	 * written at most once per SEN_TIP_EVAL_NS, not on every wakeup.
+	 */
+	if ((s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) >= SEN_TIP_EVAL_NS)
+		sen_tip_note(d, sum, n, total, tasks);
 	if (sen_domain_tipped(d)) {
 		if (pk->roomy >= 0 && cpumask_test_cpu(pk->roomy, &d->cpus))
 			pk->roomy = -1;
