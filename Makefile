@@ -7,7 +7,7 @@ BOARDS ?= juno-r0 hikey960
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply bench-util bench-gov bench-balance stress soak \
+	series series-check apply bench-util bench-gov bench-balance bench-overhead stress soak \
 	boot clean distclean help kernel-kcsan eval fresh-check
 
 all: demo
@@ -29,6 +29,7 @@ help:
 	@echo "make series       the patch set as a mailing-list series in build/series"
 	@echo "make bench-util   utilization-tracker figures next to PELT's (both boards)"
 	@echo "make bench-gov    sched_energy vs schedutil: OPP residency and modelled energy"
+	@echo "make bench-overhead  hackbench, pipes, ping-pong, wakeup latency vs mainline EAS"
 	@echo "make bench-balance stacked never-sleeping tasks: sched-energy vs mainline EAS balancing"
 	@echo "make series-check the same, building the kernel after every patch"
 	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
@@ -117,6 +118,12 @@ bench-util: kernel initramfs
 # The sched_energy governor against schedutil on LISA's RampUp (BOARD).
 bench-gov: kernel initramfs
 	@$(S)/bench-gov $(BOARD)
+
+# The overhead benchmarks alone, 12 rounds over two boots per board
+# (the rounds of a boot: HACKBENCH_ROUNDS = ROUNDS / BOOTS).
+bench-overhead: kernel initramfs
+	@EVAL_WORKLOADS=none EVAL_MODES="eas eas2 sen" ROUNDS=12 HACKBENCH_ROUNDS=6 \
+		EVAL_BENCHES="hackbench hackbench-pipe pingpong latency" $(S)/eval $(BOARDS)
 
 # The same, building the kernel after every patch (bisectability; slow).
 series-check: deps

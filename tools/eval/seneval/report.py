@@ -112,14 +112,51 @@ def _median(xs, digits=0):
     return f"{stats.median(xs):.{digits}f}" if xs else "-"
 
 
-def table(records, meta, hackbench=None, budget_pct=None, out=print):
-    """Print the table; return the summary (for results.json)."""
+# The overhead benchmarks of se-eval (every figure: lower is better).
+BENCH_TEXT = {"hackbench": "hackbench -g 4 -l 100, s",
+              "hackbench-pipe": "hackbench -p -g 4 -l 100, s",
+              "pingpong": "se_pingpong, ns per round trip",
+              "latency": "cyclictest p99 wakeup latency, never-sleeping tasks on half the CPUs, us"}
+
+
+def bench_table(benches, modes, out=print):
+    """Per benchmark and mode: the median of per-round ratios to REF with
+    its interval and verdict.  @benches: {name: {round: {mode: figure}}}."""
+    summary = {}
+    for name, per_round in benches.items():
+        summary[name] = {}
+        out(f"{name} ({BENCH_TEXT.get(name, name)}), figure / {REF} per round, "
+            f"{len(per_round)} round(s):")
+        b = {r: v[REF] for r, v in per_round.items() if REF in v}
+        for m in modes:
+            if m == REF:
+                continue
+            a = {r: v[m] for r, v in per_round.items() if m in v}
+            if not a:
+                continue
+            c = stats.compare(stats.paired_ratios(a, b))
+            summary[name][m] = c
+            out(f"  {m:<6} {stats.fmt(c)}  {c['verdict']}  (median {_median(a.values(), 3)})")
+    return summary
+
+
+def table(records, meta, benches=None, budget_pct=None, out=print):
+    """Print the table; return the summary (for results.json).
+    @benches: the overhead benchmarks, {name: {round: {mode: figure}}}."""
     modes = meta["modes"]
     workloads = []
     for r in records:
         if r["workload"] not in workloads:
             workloads.append(r["workload"])
     summary = {"workloads": {}, "noise_floor": {}, "left_out": {}, "budget_pct": budget_pct}
+    if not records:
+        out(f"== {meta['board']}: overhead benchmarks only, {meta['boots']} boot(s), every mode "
+            f"once per round, order balanced over rounds; modes: "
+            + ", ".join(f"{m} ({MODE_TEXT.get(m, m)})" for m in modes))
+        out(f"kernel {meta.get('kernel', '?')}")
+        if benches:
+            summary["benches"] = bench_table(benches, modes, out)
+        return summary
     nrounds = len({r["round"] for r in records if r["mode"] in modes})
     out(f"== {meta['board']}: {nrounds} round(s) over {meta['boots']} boot(s), every mode once "
         f"per round, order balanced over rounds (every position, every predecessor); modes: "
@@ -234,17 +271,8 @@ def table(records, meta, hackbench=None, budget_pct=None, out=print):
         if r["left_out"]:
             out(f"left out: {r['workload']} {r['mode']} round {r['round']}: "
                 f"{r['stall']['stall_ms']:.0f} ms stalled ({100 * r['stall']['share']:.1f}%)")
-    if hackbench:
-        summary["hackbench"] = {}
-        out(f"hackbench (-g 4 -l 100), time / {REF} per round, {len(hackbench)} round(s):")
-        for m in modes:
-            if m == REF:
-                continue
-            a = {r: v[m] for r, v in hackbench.items() if m in v}
-            b = {r: v[REF] for r, v in hackbench.items() if REF in v}
-            c = stats.compare(stats.paired_ratios(a, b))
-            summary["hackbench"][m] = c
-            out(f"  {m:<6} {stats.fmt(c)}  {c['verdict']}  (median {_median(a.values(), 3)} s)")
+    if benches:
+        summary["benches"] = bench_table(benches, modes, out)
     return summary
 
 

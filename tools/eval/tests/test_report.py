@@ -98,13 +98,32 @@ class Report(unittest.TestCase):
         self.assertEqual(c["verdict"], "no difference")
         self.assertEqual(report.compare(rs, "w", "sen", key="energy_mj")["median"], 0.5)
 
-    def test_hackbench_paired(self):
+    def test_benches_paired(self):
         lines = []
-        hb = {r: {"eas": 1.0, "sen": 1.5} for r in range(1, 9)}
+        # sen 1.5x slower on hackbench in every round; pingpong: 0.5x in
+        # rounds 1-4 and 2x in 5-8: the median of the ratios is between
+        # them (1.25) and the interval spans 1.0.
+        bs = {"hackbench": {r: {"eas": 1.0, "sen": 1.5} for r in range(1, 9)},
+              "pingpong": {r: {"eas": 100.0, "sen": 50.0 if r <= 4 else 200.0}
+                           for r in range(1, 9)}}
         meta = {"board": "b", "boots": 2, "modes": ["eas", "sen"], "pload": "1"}
-        s = report.table(self.rs, meta, hb, 2.0, out=lines.append)
-        self.assertEqual(s["hackbench"]["sen"]["median"], 1.5)
-        self.assertEqual(s["hackbench"]["sen"]["verdict"], "worse")
+        s = report.table(self.rs, meta, bs, 2.0, out=lines.append)
+        self.assertEqual(s["benches"]["hackbench"]["sen"]["median"], 1.5)
+        self.assertEqual(s["benches"]["hackbench"]["sen"]["verdict"], "worse")
+        self.assertEqual(s["benches"]["pingpong"]["sen"]["median"], 1.25)
+        self.assertEqual(s["benches"]["pingpong"]["sen"]["verdict"], "no difference")
+        self.assertTrue(any(x.startswith("pingpong (se_pingpong") for x in lines))
+
+    def test_benches_only(self):
+        # A run with no workloads (make bench-overhead): the benchmarks alone.
+        lines = []
+        bs = {"latency": {r: {"eas": 100.0, "sen": 80.0} for r in range(1, 9)}}
+        meta = {"board": "b", "boots": 2, "modes": ["eas", "eas2", "sen"], "pload": "1"}
+        s = report.table([], meta, bs, 2.0, out=lines.append)
+        self.assertEqual(s["benches"]["latency"]["sen"]["median"], 0.8)
+        self.assertEqual(s["benches"]["latency"]["sen"]["verdict"], "better")
+        self.assertNotIn("eas2", s["benches"]["latency"])
+        self.assertIn("overhead benchmarks only", lines[0])
 
 
 if __name__ == "__main__":
