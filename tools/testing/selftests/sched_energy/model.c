@@ -298,8 +298,10 @@ TEST_F(model, dt_power_matches_device_tree)
 		ASSERT_EQ(d->nr_idle, se_dt_u32s(path, ic, MAX_IDLE));
 		snprintf(path, sizeof(path), "%s/sched-energy-cluster-idle-microwatt", node);
 		ASSERT_EQ(d->nr_idle, se_dt_u32s(path, icl, MAX_IDLE));
-		for (j = 0; j < d->nr_opps; j++)
+		for (j = 0; j < d->nr_opps; j++) {
+			/* braces: EXPECT_*() TH_LOG() is two statements */
 			EXPECT_EQ(act[j], d->cl_p[j]) TH_LOG("cpu%d opp %d", cpu, j);
+		}
 		for (j = 0; j < d->nr_idle; j++) {
 			EXPECT_EQ(ic[j], d->icpu[j]) TH_LOG("cpu%d idle %d", cpu, j);
 			EXPECT_EQ(icl[j], d->icl[j]) TH_LOG("cpu%d idle %d", cpu, j);

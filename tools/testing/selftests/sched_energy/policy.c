@@ -417,10 +417,12 @@ TEST_F(policy, fork_burst_not_stacked)
 	TH_LOG("%d fork decisions, %d by the policy", n, placed);
 	EXPECT_EQ(BURST, n);
 	EXPECT_LE(BURST - 1, placed);
-	for (i = 0; i < se_nr_cpus() && i < SE_MAX_CPUS; i++)
+	for (i = 0; i < se_nr_cpus() && i < SE_MAX_CPUS; i++) {
+		/* braces: EXPECT_*() TH_LOG() is two statements */
 		EXPECT_GE(se_cpu_capacity(i) * 8 / 10 / NEW_UTIL + 1, per_cpu[i])
 			TH_LOG("cpu%d (capacity %ld) got %d of %d new tasks", i,
 			       se_cpu_capacity(i), per_cpu[i], BURST);
+	}
 }
 
 /* Duty cycles (per mille) that the test changes while its tasks run. */

@@ -123,9 +123,11 @@ TEST(capacity_matches_device_tree)
 		if (raw[cpu] > scale)
 			scale = raw[cpu];
 	}
-	for (cpu = 0; cpu < nr; cpu++)
+	for (cpu = 0; cpu < nr; cpu++) {
+		/* braces: EXPECT_*() TH_LOG() is two statements */
 		EXPECT_EQ((long)((raw[cpu] << 10) / scale), se_cpu_capacity(cpu))
 			TH_LOG("cpu%d capacity", cpu);
+	}
 }
 
 TEST(capacity_uniform_per_cluster)
@@ -142,10 +144,12 @@ TEST(capacity_uniform_per_cluster)
 		if (cap > max)
 			max = cap;
 		ASSERT_EQ(0, sys_cluster(cpu, &cl));
-		for (other = 0; other < nr; other++)
-			if (cl & (1ULL << other))
-				EXPECT_EQ(cap, se_cpu_capacity(other))
-					TH_LOG("cpu%d and cpu%d share a cluster", cpu, other);
+		for (other = 0; other < nr; other++) {
+			if (!(cl & (1ULL << other)))
+				continue;
+			EXPECT_EQ(cap, se_cpu_capacity(other))
+				TH_LOG("cpu%d and cpu%d share a cluster", cpu, other);
+		}
 	}
 	EXPECT_EQ(1024, max);
 }
@@ -161,8 +165,10 @@ TEST(board_declared_figures)
 	if (!caps || !clusters)
 		SKIP(return, "SE_BOARD_CAPACITY/CLUSTERS unset (set by scripts/run-qemu)");
 	s = strdup(caps);
-	for (cpu = 0, tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save), cpu++)
+	for (cpu = 0, tok = strtok_r(s, " ", &save); tok; tok = strtok_r(NULL, " ", &save), cpu++) {
+		/* braces: EXPECT_*() TH_LOG() is two statements */
 		EXPECT_EQ(atol(tok), se_cpu_capacity(cpu)) TH_LOG("cpu%d capacity", cpu);
+	}
 	EXPECT_EQ(nr, cpu) TH_LOG("SE_BOARD_CAPACITY lists %d CPUs, kernel has %d", cpu, nr);
 	free(s);
 
