@@ -821,6 +821,18 @@ static int sen_scratch_alloc(void)
 	return 0;
 }
 
+/*
+ * With sched_verbose only, as mainline says "starting EAS": a daemon that
+ * flips the policy must not flood the kernel log.
+ */
+static void sen_policy_say(bool on)
+{
+#ifdef CONFIG_SCHED_DEBUG
+	if (sched_debug_verbose)
+		pr_info("sched-energy: policy %s\n", on ? "on" : "off");
+#endif
+}
+
 static int sen_policy_start(void)
 {
 	char why[SEN_REASON_LEN];
@@ -843,7 +855,7 @@ static int sen_policy_start(void)
 	WRITE_ONCE(sysctl_sched_energy, 1);
 	rebuild_sched_domains_energy();
 	static_branch_enable(&sen_policy_key);
-	pr_info("sched-energy: policy on\n");
+	sen_policy_say(true);
 	return 0;
 }
 
@@ -853,7 +865,7 @@ static int sen_policy_stop(void)
 	WRITE_ONCE(sysctl_sched_energy, 0);
 	/* Mainline EAS gets its perf domains back if it is enabled. */
 	rebuild_sched_domains_energy();
-	pr_info("sched-energy: policy off\n");
+	sen_policy_say(false);
 	return 0;
 }
 
