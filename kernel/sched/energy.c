@@ -330,9 +330,19 @@ static struct sen_tip *sen_domain_tip(const struct sen_domain *d)
 }
 
 /*
- * Feed a domain's tipping point: @util summed over @nr active CPUs whose
- * capacities (at the top OPP) sum to @total, @tasks runnable fair tasks on
- * them.
+ * Is a domain's last observation SEN_TIP_EVAL_NS old?  Its tipping state is
+ * shared by every CPU that decides: written at most that often, it is only
+ * read on most wakeups.
+ */
+static bool sen_tip_due(const struct sen_domain *d)
+{
+	return (s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) >= SEN_TIP_EVAL_NS;
+}
+
+/*
+ * Feed a domain's tipping point, if due: @util summed over @nr active CPUs
+ * whose capacities (at the top OPP) sum to @total, @tasks runnable fair
+ * tasks on them.
  */
 static void sen_tip_note(const struct sen_domain *d, unsigned long util,
 			 unsigned int nr, unsigned long total, unsigned int tasks)
@@ -341,7 +351,7 @@ static void sen_tip_note(const struct sen_domain *d, unsigned long util,
 	bool cross;
 	u64 now;
 
-	if (!nr || !raw_spin_trylock(&t->lock))
+	if (!nr || !sen_tip_due(d) || !raw_spin_trylock(&t->lock))
 		return;
 	if (t->tipped)
 		cross = util * 10 < total * 6 || tasks <= nr;
@@ -467,12 +477,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		n++;
 	}
 	*nr = n;
-	/*
-	 * The tipping state is shared by every CPU that decides: it is
-	 * written at most once per SEN_TIP_EVAL_NS, not on every wakeup.
-	 */
-	if ((s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) >= SEN_TIP_EVAL_NS)
-		sen_tip_note(d, sum, n, total, tasks);
+	sen_tip_note(d, sum, n, total, tasks);
 	if (sen_domain_tipped(d)) {
 		if (pk->roomy >= 0 && cpumask_test_cpu(pk->roomy, &d->cpus))
 			pk->roomy = -1;
@@ -672,8 +677,7 @@ bool sen_tip_check(int cpu)
 	m = sen_model_rcu();
 	d = m ? sen_cpu_domain(m, cpu) : NULL;
 	if (d) {
-		if ((s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) >=
-		    SEN_TIP_EVAL_NS)
+		if (sen_tip_due(d))	/* not summed again for nothing */
 			sen_tip_observe(d);
 		tipped = sen_domain_tipped(d);
 	}
