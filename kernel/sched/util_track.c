@@ -61,7 +61,7 @@
  *   __sched_fork()	 sen_util_fork()	clear the state     O(1)
  *   update_curr()	 sen_util_account()	add running time    O(1)
  *   enqueue_task_fair() sen_util_enqueue()	close the cycle     O(SEN_UTIL_HIST)
- *   dequeue_task_fair() sen_util_dequeue()	estimate, hold      O(SEN_HOLD_SLOTS)
+ *   dequeue_task_fair() sen_util_dequeue()	estimate, hold      O(slots in use)
  *   task_tick_fair()	 sen_util_tick()	estimate or roll    O(SEN_UTIL_HIST)
  *
  * Approximations: a CPU keeps at most SEN_HOLD_SLOTS sleeping tasks'
@@ -86,6 +86,11 @@
  * expired slots under its rq lock; whoever wakes the task frees the slot
  * with a cmpxchg of the token, from any CPU.  Tokens are unique per CPU
  * (a 32-bit counter), so a stale token never frees a reused slot.
+ *
+ * Readers sum the slots of sen_util_cpu.used only: a bit is set when its
+ * slot is filled and cleared when the owner next finds it free, and only
+ * the owner writes the mask, so a decision reads the few slots in use,
+ * not all SEN_HOLD_SLOTS.
  */
 struct sen_hold_slot {
 	atomic_t	token;
@@ -97,6 +102,7 @@ struct sen_util_cpu {
 	unsigned long		runnable;	/* under the rq lock */
 	unsigned long		spread;		/* runnable tasks', rq lock */
 	u32			next_token;	/* under the rq lock */
+	unsigned long		used;		/* slots in use, rq lock */
 	struct sen_hold_slot	slot[SEN_HOLD_SLOTS];
 };
 
@@ -363,10 +369,11 @@ static void sen_util_spread_clear(int cpu, struct sen_task_util *u)
 static unsigned long sen_util_held(int cpu, u64 now)
 {
 	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
-	unsigned long sum = 0;
+	/* Pairs with the release in sen_util_hold(): the slot is filled. */
+	unsigned long used = smp_load_acquire(&cu->used), sum = 0;
 	unsigned int i;
 
-	for (i = 0; i < SEN_HOLD_SLOTS; i++) {
+	for_each_set_bit(i, &used, SEN_HOLD_SLOTS) {
 		struct sen_hold_slot *s = &cu->slot[i];
 
 		if (atomic_read_acquire(&s->token) &&
@@ -391,32 +398,43 @@ static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 {
 	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu_of(rq));
 	struct sen_task_util *u = &p->sen_util;
-	struct sen_hold_slot *s = NULL;
+	unsigned long used = cu->used;
+	struct sen_hold_slot *s;
 	unsigned int i;
 	u32 token;
 
-	for (i = 0; u->contrib && i < SEN_HOLD_SLOTS; i++) {
+	BUILD_BUG_ON(SEN_HOLD_SLOTS > BITS_PER_LONG);
+	/*
+	 * Forget the slots freed since (by a wakeup, anywhere) and those
+	 * expired.  Only this CPU makes a token non-zero, so a slot found
+	 * free stays free until it fills it.
+	 */
+	for_each_set_bit(i, &used, SEN_HOLD_SLOTS) {
 		struct sen_hold_slot *c = &cu->slot[i];
 
 		token = atomic_read(&c->token);
 		if (!token ||
 		    (READ_ONCE(c->expires) <= now &&
-		     atomic_cmpxchg(&c->token, token, 0) == token)) {
-			s = c;
-			break;
-		}
+		     atomic_cmpxchg(&c->token, token, 0) == token))
+			__clear_bit(i, &used);
 	}
-	if (!s) {
+	i = find_first_zero_bit(&used, SEN_HOLD_SLOTS);
+	if (!u->contrib || i >= SEN_HOLD_SLOTS) {
+		WRITE_ONCE(cu->used, used);
 		u->contrib = 0;
 		u->contrib_cpu = -1;
 		return;
 	}
+	s = &cu->slot[i];
 	token = ++cu->next_token;
 	if (!token)
 		token = ++cu->next_token;
 	WRITE_ONCE(s->contrib, u->contrib);
 	WRITE_ONCE(s->expires, now + sen_util_hold_ns(u->last_cycle));
 	atomic_set_release(&s->token, token);
+	__set_bit(i, &used);
+	/* Pairs with the acquire in sen_util_held(): the slot first. */
+	smp_store_release(&cu->used, used);
 	u->held = 1;
 	u->hold_slot = i;
 	u->hold_token = token;
