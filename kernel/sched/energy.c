@@ -856,6 +856,8 @@ static int sen_policy_start(void)
 	 * domains: this one builds them again, and build_perf_domains()
 	 * now declines.
 	 */
+	/* The tracker runs before the first decision reads it. */
+	sen_util_track_policy(true);
 	WRITE_ONCE(sysctl_sched_energy, 1);
 	rebuild_sched_domains_energy();
 	static_branch_enable(&sen_policy_key);
@@ -869,6 +871,8 @@ static int sen_policy_stop(void)
 	WRITE_ONCE(sysctl_sched_energy, 0);
 	/* Mainline EAS gets its perf domains back if it is enabled. */
 	rebuild_sched_domains_energy();
+	/* Unless the sched_energy governor reads it, the tracker stops too. */
+	sen_util_track_policy(false);
 	sen_policy_say(false);
 	return 0;
 }
@@ -918,6 +922,7 @@ static int sen_policy_show(struct seq_file *m, void *unused)
 			sum[i] += per_cpu(sen_stats, cpu).n[i];
 	seq_printf(m, "sched_energy: %u\n", READ_ONCE(sysctl_sched_energy));
 	seq_printf(m, "mainline_eas: %d\n", sched_energy_enabled());
+	seq_printf(m, "tracker: %d\n", sen_util_tracking());
 	for (i = 0; i < SEN_NR_STATS; i++)
 		seq_printf(m, "decisions_%s: %lu\n", sen_stat_names[i], sum[i]);
 	rcu_read_lock();

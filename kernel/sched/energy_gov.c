@@ -31,6 +31,11 @@
  * kthread that calls the driver, as schedutil does.  Without a platform
  * model, the OPP is the lowest whose frequency covers the need at the
  * policy's maximum frequency, so the governor stays usable.
+ *
+ * The tracker runs while a policy has this governor (from its init to its
+ * exit, sen_util_track_governor()); it is switched on by a work item, so
+ * for the first moments the governor sees no demand and requests the
+ * lowest OPP.
  */
 #include <linux/cpufreq.h>
 #include <linux/irq_work.h>
@@ -283,6 +288,8 @@ static int sen_gov_do_init(struct cpufreq_policy *policy)
 		}
 	}
 	policy->governor_data = gp;
+	/* The tracker runs while any policy has this governor. */
+	sen_util_track_governor(true);
 	return 0;
 }
 
@@ -291,6 +298,7 @@ static void sen_gov_do_exit(struct cpufreq_policy *policy)
 	struct sen_gov_policy *gp = policy->governor_data;
 
 	policy->governor_data = NULL;
+	sen_util_track_governor(false);
 	if (gp->thread) {
 		kthread_flush_worker(&gp->worker);
 		kthread_stop(gp->thread);

@@ -64,16 +64,24 @@
  *   dequeue_task_fair() sen_util_dequeue()	estimate, hold      O(slots in use)
  *   task_tick_fair()	 sen_util_tick()	estimate or roll    O(SEN_UTIL_HIST)
  *
+ * All but the first are static branches, on only while the policy or the
+ * sched_energy governor reads the tracker (sen_util_track_policy(),
+ * sen_util_track_governor()): otherwise the scheduler runs as mainline.
+ *
  * Approximations: a CPU keeps at most SEN_HOLD_SLOTS sleeping tasks'
  * contributions (beyond, a sleeping task stops counting at once); hold
  * expiry is judged with the reading CPU's clock; tasks that sleep longer
  * than four windows stop counting until they wake.
  */
 #include <linux/debugfs.h>
+#include <linux/mutex.h>
 #include <linux/sched/clock.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/energy.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
+#include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include "sched.h"
 
@@ -522,6 +530,178 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 	return true;
 }
 
+/*
+ * The tracker runs while a user reads it: the policy, or a cpufreq policy
+ * with the sched_energy governor.  Its state changes under sen_util_mutex:
+ *
+ *  - sen_util_key patches the hooks in and out; patching goes site by
+ *    site, so the hooks act only while sen_util_live is set, which is set
+ *    once every CPU runs every patched site and cleared before they are
+ *    patched out: a task's enqueue and dequeue never disagree;
+ *  - sen_util_gen counts the stops: a task's state from an earlier
+ *    generation is void (sen_util_enter()), so a stop does not have to
+ *    find every task (an exiting one is no longer on the task lists).
+ */
+DEFINE_STATIC_KEY_FALSE(sen_util_key);
+static bool sen_util_live;
+static u32 sen_util_gen;
+static DEFINE_MUTEX(sen_util_mutex);
+static bool sen_util_policy_user;		/* under sen_util_mutex */
+static atomic_t sen_util_governor_users = ATOMIC_INIT(0);
+
+/* Void a task's contribution from an earlier generation. */
+static void sen_util_renew(struct sen_task_util *u)
+{
+	WRITE_ONCE(u->gen, sen_util_gen);
+	WRITE_ONCE(u->held, 0);
+	WRITE_ONCE(u->contrib, 0);
+	WRITE_ONCE(u->contrib_cpu, -1);
+	u->spread_contrib = 0;
+	u->cycle_start = 0;
+	u->run_start = 0;
+	u->busy = 0;
+}
+
+/*
+ * May a hook act, and on what: the caller holds the task's rq lock.
+ * Demands and their history survive a stop: a task is priced as it was
+ * last seen, as one that slept as long would be.
+ */
+static bool sen_util_enter(struct sen_task_util *u)
+{
+	if (!READ_ONCE(sen_util_live))
+		return false;
+	if (unlikely(u->gen != READ_ONCE(sen_util_gen)))
+		sen_util_renew(u);
+	return true;
+}
+
+/*
+ * Count every queued fair task on its CPU, the tracker just live: the
+ * hooks did not see them come.  A task a hook has counted since is left.
+ */
+static void sen_util_adopt(void)
+{
+	struct task_struct *p;
+	struct rq_flags rf;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		struct rq *rq = cpu_rq(cpu);
+
+		rq_lock_irqsave(rq, &rf);
+		update_rq_clock(rq);
+		list_for_each_entry(p, &rq->cfs_tasks, se.group_node) {
+			struct sen_task_util *u = &p->sen_util;
+
+			if (!sen_util_enter(u) || u->contrib_cpu >= 0)
+				continue;
+			if (!u->cycle_start)
+				u->cycle_start = rq_clock(rq);
+			u->contrib = sen_task_util(p);
+			u->contrib_cpu = cpu;
+			sen_util_runnable_add(cpu, u->contrib);
+			sen_util_spread_set(cpu, u);
+		}
+		rq_unlock_irqrestore(rq, &rf);
+	}
+}
+
+/* Switch the tracker on or off to match its users; sen_util_mutex held. */
+static void sen_util_track_update(void)
+{
+	bool want = sen_util_policy_user ||
+		    atomic_read(&sen_util_governor_users) > 0;
+	unsigned int i;
+	int cpu;
+
+	lockdep_assert_held(&sen_util_mutex);
+	if (want == READ_ONCE(sen_util_live))
+		return;
+	if (want) {
+		static_branch_enable(&sen_util_key);
+		/* Every CPU takes an interrupt: it runs the new sites. */
+		kick_all_cpus_sync();
+		WRITE_ONCE(sen_util_live, true);
+		sen_util_adopt();
+		return;
+	}
+	WRITE_ONCE(sen_util_live, false);
+	/*
+	 * Every hook runs with its rq locked and interrupts off: after a
+	 * grace period none acts any more.
+	 */
+	synchronize_rcu();
+	static_branch_disable(&sen_util_key);
+	for_each_possible_cpu(cpu) {
+		struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
+
+		WRITE_ONCE(cu->runnable, 0);
+		WRITE_ONCE(cu->spread, 0);
+		WRITE_ONCE(cu->used, 0);
+		for (i = 0; i < SEN_HOLD_SLOTS; i++)
+			atomic_set(&cu->slot[i].token, 0);
+	}
+	WRITE_ONCE(sen_util_gen, sen_util_gen + 1);
+}
+
+static void sen_util_track_work_fn(struct work_struct *work)
+{
+	mutex_lock(&sen_util_mutex);
+	sen_util_track_update();
+	mutex_unlock(&sen_util_mutex);
+}
+
+static DECLARE_WORK(sen_util_track_work, sen_util_track_work_fn);
+
+/**
+ * sen_util_track_policy() - the policy starts or stops using the tracker
+ * @on:	true before the policy starts, false after it stopped
+ *
+ * Synchronous: when it returns with @on true, the hooks act and every
+ * queued fair task counts on its CPU.
+ *
+ * Context: process context, may sleep; not with the CPU hotplug lock held.
+ */
+void sen_util_track_policy(bool on)
+{
+	mutex_lock(&sen_util_mutex);
+	sen_util_policy_user = on;
+	sen_util_track_update();
+	mutex_unlock(&sen_util_mutex);
+}
+
+/**
+ * sen_util_track_governor() - a cpufreq policy starts or stops the governor
+ * @on:	true from the governor's init, false from its exit
+ *
+ * The governor's init and exit run with the CPU hotplug lock held when a
+ * CPU comes or goes, and switching a static key takes it: the switch is
+ * left to a work item.  Until it runs, the sums the governor reads are
+ * those of a tracker that was off (zero), and it requests the lowest OPP.
+ *
+ * Context: any; does not sleep.
+ */
+void sen_util_track_governor(bool on)
+{
+	if (on)
+		atomic_inc(&sen_util_governor_users);
+	else
+		atomic_dec(&sen_util_governor_users);
+	schedule_work(&sen_util_track_work);
+}
+
+/**
+ * sen_util_tracking() - is the utilization tracker on
+ *
+ * Return: true while its hooks act (sen_util_track_policy(),
+ * sen_util_track_governor()).
+ */
+bool sen_util_tracking(void)
+{
+	return READ_ONCE(sen_util_live);
+}
+
 /**
  * sen_util_fork() - start a new task with no history
  * @p: the new task
@@ -533,16 +713,20 @@ void sen_util_fork(struct task_struct *p)
 }
 
 /**
- * sen_util_account() - account running time to the current fair task
+ * __sen_util_account() - account running time to the current fair task
  * @rq:		its runqueue, locked
  * @p:		the task
  * @delta_exec:	ns it ran since the last update
+ *
+ * Context: the tracker on (sen_util_account() checks).
  */
-void sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec)
+void __sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec)
 {
 	struct sen_task_util *u = &p->sen_util;
 	int cpu = cpu_of(rq);
 
+	if (!sen_util_enter(u))
+		return;
 	if (!u->run_start)
 		u->run_start = rq_clock(rq) - delta_exec;
 	u->busy += sen_util_scale(delta_exec, arch_scale_cpu_capacity(cpu),
@@ -550,18 +734,22 @@ void sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec)
 }
 
 /**
- * sen_util_enqueue() - a fair task becomes runnable on @rq
+ * __sen_util_enqueue() - a fair task becomes runnable on @rq
  * @rq:		the runqueue, locked
  * @p:		the task
  * @flags:	enqueue flags; ENQUEUE_WAKEUP ends the task's sample span
  *		once it covers a window
+ *
+ * Context: the tracker on (sen_util_enqueue() checks).
  */
-void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
+void __sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sen_task_util *u = &p->sen_util;
 	int cpu = cpu_of(rq);
 	u64 now = rq_clock(rq);
 
+	if (!sen_util_enter(u))
+		return;
 	sen_util_unhold(p);
 	/* A wakeup ends the span if it covers a window; else it goes on. */
 	if ((flags & ENQUEUE_WAKEUP) && u->cycle_start &&
@@ -607,23 +795,29 @@ void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 }
 
 /**
- * sen_util_dequeue() - a fair task leaves @rq
+ * __sen_util_dequeue() - a fair task leaves @rq
  * @rq:		the runqueue, locked
  * @p:		the task
  * @flags:	dequeue flags; with DEQUEUE_SLEEP the task's contribution is
  *		held on the CPU while it sleeps
+ *
+ * Context: the tracker on (sen_util_dequeue() checks).
  */
-void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
+void __sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 {
 	struct sen_task_util *u = &p->sen_util;
 	int cpu = cpu_of(rq);
 	u64 now = rq_clock(rq);
 
+	if (!sen_util_enter(u))
+		return;
 	sen_util_runnable_add(cpu, -(long)u->contrib);
 	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
 		sen_util_raise(p, now);
 		u->contrib = u->demand;
+		/* It may not have been counted yet (sen_util_adopt()). */
+		u->contrib_cpu = cpu;
 		sen_util_hold(rq, p, now);
 	} else {
 		u->contrib = 0;
@@ -633,16 +827,20 @@ void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 }
 
 /**
- * sen_util_tick() - the scheduler tick on @rq, @curr running
+ * __sen_util_tick() - the scheduler tick on @rq, @curr running
  * @rq:		the runqueue, locked
  * @curr:	its current fair task
+ *
+ * Context: the tracker on (sen_util_tick() checks).
  */
-void sen_util_tick(struct rq *rq, struct task_struct *curr)
+void __sen_util_tick(struct rq *rq, struct task_struct *curr)
 {
 	struct sen_task_util *u = &curr->sen_util;
 	u64 now = rq_clock(rq);
 	int cpu = cpu_of(rq);
 
+	if (!sen_util_enter(u))
+		return;
 	if (u->contrib_cpu != cpu || u->held || !u->cycle_start)
 		return;
 	if (sen_util_roll_due(now - u->cycle_start, u->last_cycle))
@@ -778,7 +976,7 @@ unsigned long sen_task_contrib(struct task_struct *p, int *cpu)
 	struct sen_hold_slot *s;
 
 	*cpu = -1;
-	if (c < 0 || c >= nr_cpu_ids)
+	if (c < 0 || c >= nr_cpu_ids || READ_ONCE(u->gen) != READ_ONCE(sen_util_gen))
 		return 0;
 	if (!READ_ONCE(u->held)) {
 		*cpu = c;

@@ -271,14 +271,53 @@ u64 sen_util_hold_ns(u64 last_cycle);
 bool sen_util_roll_due(u64 span, u64 last_cycle);
 
 void sen_util_drive_freq(int cpu, bool on);
+void sen_util_track_policy(bool on);
+void sen_util_track_governor(bool on);
+
+bool sen_util_tracking(void);
+
+/*
+ * The tracker runs only while something reads it: the policy
+ * (kernel.sched_energy=1) or a cpufreq policy with the sched_energy
+ * governor.  Otherwise its hooks are patched-out branches, and the
+ * scheduler runs as mainline does.
+ */
+DECLARE_STATIC_KEY_FALSE(sen_util_key);
 
 /* Scheduler hooks, called with the task's rq locked. */
 void sen_util_fork(struct task_struct *p);
-void sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec);
-void sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags);
-void sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags);
-void sen_util_tick(struct rq *rq, struct task_struct *curr);
+void __sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec);
+void __sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags);
+void __sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags);
+void __sen_util_tick(struct rq *rq, struct task_struct *curr);
 void sen_util_proc_show(struct task_struct *p, struct seq_file *m);
+
+static inline void sen_util_account(struct rq *rq, struct task_struct *p,
+				    u64 delta_exec)
+{
+	if (static_branch_unlikely(&sen_util_key))
+		__sen_util_account(rq, p, delta_exec);
+}
+
+static inline void sen_util_enqueue(struct rq *rq, struct task_struct *p,
+				    int flags)
+{
+	if (static_branch_unlikely(&sen_util_key))
+		__sen_util_enqueue(rq, p, flags);
+}
+
+static inline void sen_util_dequeue(struct rq *rq, struct task_struct *p,
+				    int flags)
+{
+	if (static_branch_unlikely(&sen_util_key))
+		__sen_util_dequeue(rq, p, flags);
+}
+
+static inline void sen_util_tick(struct rq *rq, struct task_struct *curr)
+{
+	if (static_branch_unlikely(&sen_util_key))
+		__sen_util_tick(rq, curr);
+}
 
 unsigned long sen_task_contrib(struct task_struct *p, int *cpu);
 

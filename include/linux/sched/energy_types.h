@@ -43,6 +43,8 @@
  *			by a wakeup (sen_util_grown())
  * @balanced:		when the energy-aware balancer last moved the task,
  *			local_clock() >> 20 with bit 0 set; 0 for never
+ * @gen:		the tracker's generation (its stops) the span and
+ *			contribution fields belong to; older ones are void
  */
 struct sen_task_util {
 	u64	cycle_start;
@@ -62,6 +64,7 @@ struct sen_task_util {
 	u8	hist_idx;
 	u8	rolled;
 	u32	balanced;
+	u32	gen;
 };
 
 #endif /* CONFIG_SCHED_ENERGY */

@@ -13,8 +13,12 @@
  * 16 ms (these three are timed by the sen_util_task trace event, not by
  * the sampler, whose vCPU the host may stall); a task's contribution
  * leaves its CPU for the new one when it is moved; a CPU's signal is the
- * sum of its tasks'; the trace event carries the same demand.  PELT's
- * figures for the same runs are logged.
+ * sum of its tasks'; the trace event carries the same demand; the
+ * tracker runs only while the policy or the sched_energy governor uses it.
+ * PELT's figures for the same runs are logged.
+ *
+ * The tracker is off unless something reads it: these tests switch the
+ * policy on for their run, and put back the setting they found.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -28,6 +32,36 @@
 #define PERIOD_US	16000
 #define CPU_UTIL	"/sys/kernel/debug/sched_energy/cpu_util"
 #define UTIL_EVENT	"sched_energy/sen_util_task"
+#define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
+
+static long saved_policy = -1;
+static pid_t policy_owner;
+
+static void policy_restore(void)
+{
+	char v[24];
+
+	/* Only the process that switched it: the harness forks each test. */
+	if (getpid() != policy_owner || saved_policy < 0)
+		return;
+	snprintf(v, sizeof(v), "%ld", saved_policy);
+	if (se_write(SEN_SYSCTL, v))
+		fprintf(stderr, "# util: cannot put kernel.sched_energy back to %ld\n",
+			saved_policy);
+}
+
+/* Switch the policy, and with it the tracker, on for the whole run. */
+static void __attribute__((constructor)) policy_on(void)
+{
+	if (se_read_long(SEN_SYSCTL, &saved_policy)) {
+		saved_policy = -1;
+		return;
+	}
+	policy_owner = getpid();
+	atexit(policy_restore);
+	if (se_write(SEN_SYSCTL, "1"))
+		fprintf(stderr, "# util: kernel.sched_energy=1 refused: the tracker may be off\n");
+}
 
 /* CPU time a task has run, ns (/proc/PID/schedstat), or 0. */
 static uint64_t runtime_of(pid_t pid)
@@ -584,6 +618,95 @@ TEST(trace_event_matches)
 	EXPECT_LE(4, hits);
 	EXPECT_EQ(now, last);
 	EXPECT_LT(0, last);
+}
+
+/* The policy file's "tracker:" line: 1 on, 0 off, -1 if unreadable. */
+static long tracker(void)
+{
+	return se_stat(SE_POLICY, "tracker");
+}
+
+#define GOVERNOR0	"/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"
+
+/* Wait up to @ms for the tracker to be @want; its last reading. */
+static long tracker_within(long want, int ms)
+{
+	long v = tracker();
+
+	for (; v != want && ms > 0; ms -= 10) {
+		se_sleep_ms(10);
+		v = tracker();
+	}
+	return v;
+}
+
+/*
+ * With neither the policy nor the sched_energy governor in use, the
+ * tracker's hooks do not act: a spinning task adds nothing to its CPU.
+ * The policy switches it on before its first decision, and every queued
+ * task counts at once; the policy off, and every sum is cleared.  A
+ * cpufreq policy with the sched_energy governor switches it on too (a
+ * work item does it, shortly after), and off when it leaves.
+ */
+TEST(tracker_only_while_used)
+{
+	int cpu = se_first_cpu(0), nr = se_nr_cpus(), c;
+	long v, on, contrib_cpu;
+	char gov[64];
+	pid_t pid;
+
+	if (cpu < 0)
+		SKIP(return, "needs a big CPU");
+	for (c = 0; c < nr; c++) {
+		char path[96];
+
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", c);
+		if (!se_read_str(path, gov, sizeof(gov)) && !strcmp(gov, "sched_energy"))
+			SKIP(return, "cpu%d's cpufreq policy runs the sched_energy governor", c);
+	}
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	EXPECT_EQ(0, tracker());
+	se_pin(0, other_cpu(cpu, -1));
+	/* A spinner: runnable from before the tracker comes on, to the end. */
+	pid = se_periodic_task(100, PERIOD_US, cpu);
+	ASSERT_LT(0, pid);
+	se_sleep_ms(100);
+	EXPECT_EQ(0, cpu_tasks_util(cpu));
+	EXPECT_EQ(-1, se_task_sched_stat(pid, "sen.util.contrib_cpu"));
+
+	EXPECT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	on = tracker();
+	/* Counted at once, at least as a new task (1/8 of 1024). */
+	v = cpu_tasks_util(cpu);
+	contrib_cpu = se_task_sched_stat(pid, "sen.util.contrib_cpu");
+	TH_LOG("cpu%d: %ld with the spinner as the policy came on (demand %ld)",
+	       cpu, v, demand_of(pid));
+	EXPECT_EQ(1, on);
+	EXPECT_LE(128, v);
+	EXPECT_EQ(cpu, contrib_cpu);
+
+	EXPECT_EQ(0, se_write(SEN_SYSCTL, "0"));
+	on = tracker();
+	for (c = 0; c < nr; c++) {
+		v = cpu_tasks_util(c);
+		if (v >= 0) {
+			EXPECT_EQ(0, v) TH_LOG("cpu%d still has %ld", c, v);
+		}
+	}
+	se_kill(pid);
+	EXPECT_EQ(0, on);
+
+	if (se_read_str(GOVERNOR0, gov, sizeof(gov)) ||
+	    se_write(GOVERNOR0, "sched_energy")) {
+		se_write(SEN_SYSCTL, "1");
+		SKIP(return, "no sched_energy governor to switch to");
+	}
+	v = tracker_within(1, 2000);
+	EXPECT_EQ(0, se_write(GOVERNOR0, gov));
+	EXPECT_EQ(1, v);
+	EXPECT_EQ(0, tracker_within(0, 2000));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
 }
 
 TEST_HARNESS_MAIN
