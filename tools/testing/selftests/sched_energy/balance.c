@@ -22,7 +22,6 @@
  */
 #define _GNU_SOURCE
 #include <sched.h>
-#include <stdbool.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -123,19 +122,12 @@ static int unpin(pid_t pid)
 	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
-static bool is_little(int cpu)
-{
-	long cap = se_cpu_capacity(cpu);
-
-	return cap > 0 && cap < 1024;
-}
-
 static int nr_little(void)
 {
 	int cpu, n = 0;
 
 	for (cpu = 0; cpu < se_nr_cpus(); cpu++)
-		n += is_little(cpu);
+		n += se_cpu_is(cpu, 1);
 	return n;
 }
 
@@ -176,7 +168,7 @@ TEST_F(bal, stacked_spinners_separate)
 	uint64_t t0, t = 0;
 	pid_t a, b;
 
-	if (l >= se_nr_cpus() || is_little(l))
+	if (l >= se_nr_cpus() || se_cpu_is(l, 1))
 		l--;
 	ASSERT_EQ(0, se_pin(0, se_first_cpu(1)));
 	a = spinner(l);
@@ -226,18 +218,18 @@ TEST_F(bal, shrinking_task_moves_down)
 	pid_t pid;
 
 	ASSERT_NE(MAP_FAILED, t_switch);
-	if (is_little(big) || se_cpu_capacity(big) < 0)
+	if (se_cpu_is(big, 1) || se_cpu_capacity(big) < 0)
 		big--;
 	pid = se_duty_task(80, 10, 400, PERIOD_US, big, t_switch);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(300);
-	EXPECT_FALSE(is_little(se_task_cpu(pid)));
+	EXPECT_FALSE(se_cpu_is(se_task_cpu(pid), 1));
 	ASSERT_EQ(0, unpin(pid));
 	while (!__atomic_load_n(t_switch, __ATOMIC_ACQUIRE))
 		se_sleep_ms(5);
 	se_sleep_ms(400);
 	for (i = 0; i < 10; i++) {
-		little += is_little(se_task_cpu(pid));
+		little += se_cpu_is(se_task_cpu(pid), 1);
 		se_sleep_ms(10);
 	}
 	TH_LOG("after 80%% -> 10%%: on LITTLE in %d/10 samples", little);
@@ -295,7 +287,7 @@ TEST_F(bal, throttled_spinner_moves_down)
 
 	if (cg_setup())
 		SKIP(return, "no cgroup v2 cpu.max (CONFIG_CFS_BANDWIDTH)");
-	if (is_little(big) || se_cpu_capacity(big) < 0)
+	if (se_cpu_is(big, 1) || se_cpu_capacity(big) < 0)
 		big--;
 	ASSERT_EQ(0, se_write(CG "/cpu.max", "40000 50000"));
 	pid = spinner(big);
@@ -305,13 +297,13 @@ TEST_F(bal, throttled_spinner_moves_down)
 	se_sleep_ms(300);
 	ASSERT_EQ(0, unpin(pid));
 	se_sleep_ms(300);
-	EXPECT_FALSE(is_little(se_task_cpu(pid))) TH_LOG("80%% task on cpu%d", se_task_cpu(pid));
+	EXPECT_FALSE(se_cpu_is(se_task_cpu(pid), 1)) TH_LOG("80%% task on cpu%d", se_task_cpu(pid));
 	sw = nvcsw(pid);
 	before = moves();
 	t0 = se_now_ns();
 	ASSERT_EQ(0, se_write(CG "/cpu.max", "5000 50000"));
 	while (se_now_ns() - t0 < 2000000000ULL) {
-		if (is_little(se_task_cpu(pid))) {
+		if (se_cpu_is(se_task_cpu(pid), 1)) {
 			t = se_now_ns() - t0;
 			break;
 		}
@@ -319,7 +311,7 @@ TEST_F(bal, throttled_spinner_moves_down)
 	}
 	for (i = 0; t && i < 10; i++) {
 		se_sleep_ms(10);
-		little += is_little(se_task_cpu(pid));
+		little += se_cpu_is(se_task_cpu(pid), 1);
 	}
 	TH_LOG("80%% -> 10%%: on LITTLE cpu%d after %llu ms, then in %d/10 samples",
 	       se_task_cpu(pid), (unsigned long long)t / 1000000, little);
@@ -349,7 +341,7 @@ TEST_F(bal, heavy_task_tips_nothing)
 	pid_t heavy, small[3];
 
 	heavy = se_periodic_task(90, PERIOD_US, big + 1 < se_nr_cpus() &&
-				 !is_little(big + 1) ? big + 1 : big);
+				 !se_cpu_is(big + 1, 1) ? big + 1 : big);
 	ASSERT_LT(0, heavy);
 	se_sleep_ms(200);
 	flips0 = domain_stat(big, "flips=");
@@ -370,7 +362,7 @@ TEST_F(bal, heavy_task_tips_nothing)
 			int cpu = se_task_cpu(small[i]);
 
 			seen += cpu >= 0;
-			on_little += cpu >= 0 && is_little(cpu);
+			on_little += cpu >= 0 && se_cpu_is(cpu, 1);
 		}
 		tipped += domain_stat(big, "tipped=") != 0 || domain_stat(little, "tipped=") != 0;
 		se_sleep_ms(25);
@@ -418,7 +410,7 @@ TEST_F(bal, tipping_point_hysteresis)
 	 */
 	ASSERT_EQ(0, pipe(fd));
 	for (i = 0, cpu = 0; i < n; i++) {
-		while (!is_little(cpu))
+		while (!se_cpu_is(cpu, 1))
 			cpu = (cpu + 1) % se_nr_cpus();
 		pid[i] = fork();
 		ASSERT_LE(0, pid[i]);
@@ -453,7 +445,7 @@ TEST_F(bal, tipping_point_hysteresis)
 					 burst_flips);
 
 	for (i = 0, cpu = 0; i < n; i++) {
-		while (!is_little(cpu))
+		while (!se_cpu_is(cpu, 1))
 			cpu = (cpu + 1) % se_nr_cpus();
 		pid[i] = spinner(cpu);
 		ASSERT_LT(0, pid[i]);
@@ -461,7 +453,7 @@ TEST_F(bal, tipping_point_hysteresis)
 	}
 	/* From when the last of them runs on its LITTLE CPU. */
 	for (i = 0; i < n; i++)
-		while (!is_little(se_task_cpu(pid[i])))
+		while (!se_cpu_is(se_task_cpu(pid[i]), 1))
 			se_sleep_ms(1);
 	tip = until_tipped(l, 1);
 	/* No flap while the overload lasts... */
@@ -498,16 +490,16 @@ TEST_F(bal, misfit_goes_big)
 	se_sleep_ms(20);
 	ASSERT_EQ(0, unpin(pid));
 	/* This process leaves the big CPUs alone: it sleeps on LITTLE. */
-	ASSERT_EQ(0, se_pin(0, l + 1 < se_nr_cpus() && is_little(l + 1) ? l + 1 : l));
+	ASSERT_EQ(0, se_pin(0, l + 1 < se_nr_cpus() && se_cpu_is(l + 1, 1) ? l + 1 : l));
 	t0 = se_now_ns();
 	while (!t && se_now_ns() - t0 < 2000000000ULL) {
-		if (!is_little(se_task_cpu(pid)))
+		if (!se_cpu_is(se_task_cpu(pid), 1))
 			t = se_now_ns() - t0;
 		se_sleep_ms(5);
 	}
 	for (i = 0; t && i < 20; i++) {
 		se_sleep_ms(10);
-		big += !is_little(se_task_cpu(pid));
+		big += !se_cpu_is(se_task_cpu(pid), 1);
 	}
 	TH_LOG("misfit task on a big CPU after %llu ms, then in %d/20 samples",
 	       (unsigned long long)t / 1000000, big);
