@@ -88,7 +88,8 @@ static int sen_pick_prop(const void *fdt, int node, u32 *rs, char *name,
 		if (!k--)
 			break;
 	pval = fdt_getprop_by_offset(fdt, prop, &pname, &len);
-	if (!pval || len > SEN_MAX_VALUE || strlen(pname) >= name_len)
+	/* a corrupt length reads as negative: see sen_copy_node() */
+	if (!pval || len < 0 || len > SEN_MAX_VALUE || strlen(pname) >= name_len)
 		return -1;
 	strcpy(name, pname);
 	memcpy(val, pval, len);
@@ -155,7 +156,12 @@ static int sen_copy_node(void *fdt, int src, int parent, u32 *rs)
 		const char *pname;
 		const void *val = fdt_getprop_by_offset(fdt, prop, &pname, &len);
 
-		if (!val || n == SEN_MAX_PROPS || strlen(pname) >= 64 ||
+		/*
+		 * A length read as negative (a corrupt length field) once
+		 * reached malloc() here: take only what the tree can hold.
+		 */
+		if (!val || len < 0 || len > SEN_MAX_VALUE || n == SEN_MAX_PROPS ||
+		    strlen(pname) >= 64 ||
 		    !strcmp(pname, "phandle") || !strcmp(pname, "linux,phandle"))
 			continue;
 		strcpy(props[n].name, pname);
