@@ -850,14 +850,14 @@ static int sen_policy_start(void)
 	ret = sen_scratch_alloc();
 	if (ret)
 		return ret;
+	/* The tracker runs before the first decision reads it. */
+	sen_util_track_policy(true);
 	/*
 	 * Mainline EAS first loses its perf domains, then ours starts.  A
 	 * plain rebuild would keep the perf domains of unchanged root
 	 * domains: this one builds them again, and build_perf_domains()
 	 * now declines.
 	 */
-	/* The tracker runs before the first decision reads it. */
-	sen_util_track_policy(true);
 	WRITE_ONCE(sysctl_sched_energy, 1);
 	rebuild_sched_domains_energy();
 	static_branch_enable(&sen_policy_key);

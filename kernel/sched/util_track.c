@@ -78,7 +78,6 @@
 #include <linux/sched/clock.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/energy.h>
-#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
