@@ -151,6 +151,8 @@ static DEFINE_PER_CPU(struct sen_tip, sen_tip);
 /**
  * sen_policy_wanted() - does sched-energy own energy-aware placement
  *
+ * Context: any; a lockless read of the sysctl.
+ *
  * Read by build_perf_domains(): while this is true, mainline EAS gets no
  * performance domains, whatever kernel.sched_energy_aware says.
  *

@@ -179,9 +179,9 @@ extern struct sen_model __rcu *sen_model_ptr;
 /**
  * sen_model_rcu() - the current platform energy model
  *
- * Must be called in an RCU read-side critical section (including one
- * implied by disabled preemption or interrupts); the model stays valid
- * until that section ends.
+ * Context: an RCU read-side critical section, including one implied by
+ * disabled preemption or interrupts; the model stays valid until that
+ * section ends.
  *
  * Return: the model, or NULL when there is none (not built yet, or
  * refused).
