@@ -16,10 +16,8 @@
  * allocator, or returns a size of 0 or over the room it was given; the
  * last line is otherwise "N passed, 0 failed".
  */
-#include <dirent.h>
 #include <sanitizer/common_interface_defs.h>
 #include <signal.h>
-#include <sys/stat.h>
 
 #include "sen_test.h"
 
@@ -148,43 +146,6 @@ static void sen_mutate_file(const char *path)
 	nr_passed++;
 }
 
-static int sen_no_dots(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
-}
-
-static void sen_mutate_path(const char *path)
-{
-	struct dirent **list;
-	struct stat st;
-	int n, i;
-
-	if (stat(path, &st)) {
-		perror(path);
-		exit(1);
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		sen_mutate_file(path);
-		return;
-	}
-	n = scandir(path, &list, sen_no_dots, alphasort);
-	if (n < 0) {
-		perror(path);
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		char *file;
-
-		if (asprintf(&file, "%s/%s", path, list[i]->d_name) < 0)
-			abort();
-		if (!stat(file, &st) && S_ISREG(st.st_mode))
-			sen_mutate_file(file);
-		free(file);
-		free(list[i]);
-	}
-	free(list);
-}
-
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -205,7 +166,7 @@ int main(int argc, char **argv)
 	__sanitizer_set_death_callback(sen_mutate_died);
 	signal(SIGABRT, sen_mutate_abort);
 	for (; i < argc; i++)
-		sen_mutate_path(argv[i]);
+		sen_walk_inputs(argv[i], sen_mutate_file);
 	printf("sen_mutate: %u inputs, %u skipped; %lu mutations, %lu gave a well-formed tree\n",
 	       nr_passed, nr_skipped, nr_mutations, nr_tree_outputs);
 	printf("%u passed, 0 failed\n", nr_passed);

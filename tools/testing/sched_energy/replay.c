@@ -8,10 +8,8 @@
  * invariant or a sanitizer report ends the run with the input's name and
  * a non-zero exit status; otherwise the last line is "N passed, 0 failed".
  */
-#include <dirent.h>
 #include <sanitizer/common_interface_defs.h>
 #include <signal.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -113,45 +111,6 @@ static void sen_replay_file(const char *path)
 	free(data);
 }
 
-static int sen_no_dots(const struct dirent *e)
-{
-	return e->d_name[0] != '.';
-}
-
-static void sen_replay_path(const char *path)
-{
-	struct dirent **list;
-	struct stat st;
-	int n, i;
-
-	if (stat(path, &st)) {
-		perror(path);
-		exit(1);
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		sen_replay_file(path);
-		return;
-	}
-	n = scandir(path, &list, sen_no_dots, alphasort);
-	if (n < 0) {
-		perror(path);
-		exit(1);
-	}
-	for (i = 0; i < n; i++) {
-		size_t len = strlen(path) + strlen(list[i]->d_name) + 2;
-		char *file = malloc(len);
-
-		if (!file)
-			abort();
-		sprintf(file, "%s/%s", path, list[i]->d_name);
-		if (!stat(file, &st) && S_ISREG(st.st_mode))
-			sen_replay_file(file);
-		free(file);
-		free(list[i]);
-	}
-	free(list);
-}
-
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -175,7 +134,7 @@ int main(int argc, char **argv)
 	signal(SIGABRT, sen_replay_abort);
 	signal(SIGALRM, sen_replay_timeout);
 	for (; i < argc; i++)
-		sen_replay_path(argv[i]);
+		sen_walk_inputs(argv[i], sen_replay_file);
 	current = NULL;
 	for (i = 0; sen_known_bugs[i].id && i < 16; i++)
 		if (known_inputs[i])

@@ -75,4 +75,8 @@ extern char sen_harness_outcome[];	/* the first build's, for -v */
 int sen_harness_run(const void *data, size_t size, unsigned long fail_alloc_at,
 		    unsigned long *allocs);
 
+/* inputs.c */
+typedef void (*sen_input_fn)(const char *file);
+void sen_walk_inputs(const char *path, sen_input_fn fn);
+
 #endif /* _SEN_TEST_H */
