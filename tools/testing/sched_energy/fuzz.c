@@ -37,7 +37,8 @@ int sen_fuzz_test_one_input(const uint8_t *data, size_t size)
 #define SEN_MAX_VALUE	4096
 #define SEN_MAX_PROPS	64
 
-static u32 sen_rand(u32 *state)
+/* xorshift32: @state must not be 0; mutate.c draws from it too. */
+u32 sen_rand(u32 *state)
 {
 	u32 x = *state;
 

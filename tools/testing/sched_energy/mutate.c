@@ -35,16 +35,6 @@ static unsigned int nr_passed, nr_skipped;
 static unsigned long nr_mutations, nr_tree_outputs;
 static u32 byte_state = 1;
 
-static u32 sen_mutate_rand(void)
-{
-	u32 x = byte_state;
-
-	x ^= x << 13;
-	x ^= x >> 17;
-	x ^= x << 5;
-	return byte_state = x;
-}
-
 /*
  * The stand-in for libFuzzer's byte mutator: change, insert or erase a
  * byte, or write an edge value over four.  Like libFuzzer's, it never
@@ -61,19 +51,19 @@ size_t sen_mutate_bytes(u8 *data, size_t size, size_t max_size)
 	if (size > max_size)
 		size = max_size;
 	if (!size) {
-		data[0] = sen_mutate_rand();
+		data[0] = sen_rand(&byte_state);
 		return 1;
 	}
-	at = sen_mutate_rand() % size;
-	switch (sen_mutate_rand() % 4) {
+	at = sen_rand(&byte_state) % size;
+	switch (sen_rand(&byte_state) % 4) {
 	case 0:
-		data[at] ^= 1 << (sen_mutate_rand() % 8);
+		data[at] ^= 1 << (sen_rand(&byte_state) % 8);
 		return size;
 	case 1:
 		if (size == max_size)
 			return size;
 		memmove(data + at + 1, data + at, size - at);
-		data[at] = sen_mutate_rand();
+		data[at] = sen_rand(&byte_state);
 		return size + 1;
 	case 2:
 		if (size == 1)
@@ -83,7 +73,7 @@ size_t sen_mutate_bytes(u8 *data, size_t size, size_t max_size)
 	default:
 		if (size - at < 4)
 			return size;
-		v = edges[sen_mutate_rand() % ARRAY_SIZE(edges)];
+		v = edges[sen_rand(&byte_state) % ARRAY_SIZE(edges)];
 		memcpy(data + at, &v, 4);
 		return size;
 	}

@@ -75,6 +75,9 @@ extern char sen_harness_outcome[];	/* the first build's, for -v */
 int sen_harness_run(const void *data, size_t size, unsigned long fail_alloc_at,
 		    unsigned long *allocs);
 
+/* fuzz.c */
+u32 sen_rand(u32 *state);
+
 /* inputs.c */
 typedef void (*sen_input_fn)(const char *file);
 void sen_walk_inputs(const char *path, sen_input_fn fn);
