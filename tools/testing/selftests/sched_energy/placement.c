@@ -13,8 +13,13 @@
  *       logged), but the domain it runs on stays at or near its lowest
  *       OPP; the ~70% task is a misfit on LITTLE and settles on a big CPU.
  *
- * "Settles" means at least 70% of 200 samples (1 s, after 1 s to settle)
- * see the task on a CPU of that kind.
+ * "Settles" means at least 70% of the task's periods in 1 s (after 1 s to
+ * settle) start on a CPU of that kind; a domain's frequency is its median
+ * over that second, weighted by time (cpufreq stats).  The task reports
+ * where it runs itself and the test sleeps meanwhile: a sampler reading
+ * /proc and sysfs every few milliseconds costs, on a slow emulation host,
+ * a quarter of the CPU it runs on, and that load alone would lift the
+ * frequency of the domain it lands on.
  */
 #define _GNU_SOURCE
 #include <stdbool.h>
@@ -25,13 +30,8 @@
 #define SYS_CPU		"/sys/devices/system/cpu"
 #define EAS_SYSCTL	"/proc/sys/kernel/sched_energy_aware"
 #define SEN_SYSCTL	"/proc/sys/kernel/sched_energy"
-#define SAMPLES		200
 #define PERIOD_US	16000
-
-static long cur_freq(int cpu)
-{
-	return se_cpufreq(cpu, "scaling_cur_freq");
-}
+#define WINDOW_MS	1000
 
 /* The n-th lowest available frequency of a CPU's policy (0-based), or -1. */
 static long nth_freq(int cpu, int n)
@@ -50,39 +50,51 @@ static long nth_freq(int cpu, int n)
 }
 
 struct run {
-	int on_little, on_big;		/* samples */
+	unsigned long periods;		/* in the window */
+	unsigned long on_little, on_big;
 	long little_freq, big_freq;	/* medians, kHz */
 };
 
-/* Run a duty_pct% periodic task for 2 s and sample where it runs. */
+/* Run a duty_pct% periodic task for 2 s and see where it runs in the last. */
 static int observe(unsigned int duty_pct, struct run *r)
 {
-	int little = se_first_cpu(1), big = se_first_cpu(0), i;
-	long lf[SAMPLES], bf[SAMPLES];
+	int little = se_first_cpu(1), big = se_first_cpu(0), cpu, ret = -1;
+	struct se_where *w = se_where_map(), w0, w1;
+	struct se_tis l0, l1, b0, b1;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
-	pid = se_periodic_task(duty_pct, PERIOD_US, -1);
-	if (pid < 0)
+	if (!w)
 		return -1;
+	pid = se_periodic_task_where(duty_pct, PERIOD_US, -1, w);
+	if (pid < 0)
+		goto out;
 	se_sleep_ms(1000);
-	for (i = 0; i < SAMPLES; i++) {
-		int cpu = se_task_cpu(pid);
+	se_where_snap(w, &w0);
+	if (se_time_in_state(little, &l0) || se_time_in_state(big, &b0))
+		goto out;
+	se_sleep_ms(WINDOW_MS);
+	se_where_snap(w, &w1);
+	if (se_time_in_state(little, &l1) || se_time_in_state(big, &b1))
+		goto out;
+	for (cpu = 0; cpu < SE_MAX_CPUS; cpu++) {
+		unsigned long n = w1.periods[cpu] - w0.periods[cpu];
 
-		if (cpu >= 0 && se_cpu_capacity(cpu) < 1024)
-			r->on_little++;
-		else if (cpu >= 0)
-			r->on_big++;
-		lf[i] = cur_freq(little);
-		bf[i] = cur_freq(big);
-		se_sleep_ms(5);
+		if (!n)
+			continue;
+		r->periods += n;
+		if (se_cpu_capacity(cpu) < 1024)
+			r->on_little += n;
+		else
+			r->on_big += n;
 	}
+	r->little_freq = se_tis_median(&l0, &l1);
+	r->big_freq = se_tis_median(&b0, &b1);
+	ret = 0;
+out:
 	se_kill(pid);
-	qsort(lf, SAMPLES, sizeof(long), se_cmp_long);
-	qsort(bf, SAMPLES, sizeof(long), se_cmp_long);
-	r->little_freq = lf[SAMPLES / 2];
-	r->big_freq = bf[SAMPLES / 2];
-	return 0;
+	munmap(w, sizeof(*w));
+	return ret;
 }
 
 FIXTURE(mode) {
@@ -111,7 +123,7 @@ FIXTURE_SETUP(mode)
 {
 	if (se_first_cpu(1) < 0 || se_first_cpu(0) < 0)
 		SKIP(return, "needs LITTLE and big CPUs");
-	if (cur_freq(se_first_cpu(1)) < 0)
+	if (se_cpufreq(se_first_cpu(1), "scaling_cur_freq") < 0)
 		SKIP(return, "needs cpufreq");
 	ASSERT_EQ(0, se_read_long(EAS_SYSCTL, &self->saved));
 	ASSERT_EQ(0, se_read_long(SEN_SYSCTL, &self->saved_sen));
@@ -136,11 +148,13 @@ TEST_F(mode, small_task)
 	struct run r;
 
 	ASSERT_EQ(0, observe(10, &r));
-	TH_LOG("%s: 10%% task on LITTLE %d/%d samples; median LITTLE %ld kHz, big %ld kHz",
-	       variant->name, r.on_little, SAMPLES, r.little_freq, r.big_freq);
-	ASSERT_GT(r.on_little + r.on_big, SAMPLES / 2);
+	TH_LOG("%s: 10%% task on LITTLE %lu/%lu periods; median LITTLE %ld kHz, big %ld kHz",
+	       variant->name, r.on_little, r.periods, r.little_freq, r.big_freq);
+	ASSERT_GT(r.periods, WINDOW_MS * 1000 / PERIOD_US / 2);
+	ASSERT_LT(0, r.little_freq);
+	ASSERT_LT(0, r.big_freq);
 	if (variant->eas) {
-		EXPECT_GE(r.on_little * 10, SAMPLES * 7);
+		EXPECT_GE(r.on_little * 10, r.periods * 7);
 		EXPECT_LE(r.little_freq, nth_freq(little, 1));
 	} else if (r.on_little >= r.on_big) {
 		EXPECT_LE(r.little_freq, nth_freq(little, 1));
@@ -155,9 +169,11 @@ TEST_F(mode, big_task)
 	struct run r;
 
 	ASSERT_EQ(0, observe(70, &r));
-	TH_LOG("%s: 70%% task on big %d/%d samples; median LITTLE %ld kHz, big %ld kHz",
-	       variant->name, r.on_big, SAMPLES, r.little_freq, r.big_freq);
-	EXPECT_GE(r.on_big * 10, SAMPLES * 7);
+	TH_LOG("%s: 70%% task on big %lu/%lu periods; median LITTLE %ld kHz, big %ld kHz",
+	       variant->name, r.on_big, r.periods, r.little_freq, r.big_freq);
+	ASSERT_GT(r.periods, WINDOW_MS * 1000 / PERIOD_US / 2);
+	ASSERT_LT(0, r.big_freq);
+	EXPECT_GE(r.on_big * 10, r.periods * 7);
 	EXPECT_GT(r.big_freq, nth_freq(big, 0));
 }
 

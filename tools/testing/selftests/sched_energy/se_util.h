@@ -206,6 +206,7 @@ static inline int se_dt_phandle_to_cpu(uint32_t phandle, int nr_cpus)
 
 #include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 
@@ -225,12 +226,41 @@ static inline void se_sleep_ms(unsigned int ms)
 }
 
 /*
+ * Where a periodic task ran, as the task itself reports it: each period
+ * counts once, on the CPU its busy part starts on.  Nothing samples the
+ * task, so watching it costs no CPU time that would count as load on the
+ * CPUs it is watched on.  Lives in a shared mapping (se_where_map()).
+ */
+struct se_where {
+	unsigned long periods[SE_MAX_CPUS];
+};
+
+static inline struct se_where *se_where_map(void)
+{
+	void *p = mmap(NULL, sizeof(struct se_where), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* A copy of @w's counts as they are now. */
+static inline void se_where_snap(const struct se_where *w, struct se_where *snap)
+{
+	int i;
+
+	for (i = 0; i < SE_MAX_CPUS; i++)
+		snap->periods[i] = __atomic_load_n(&w->periods[i], __ATOMIC_RELAXED);
+}
+
+/*
  * Fork a task that is busy for duty_pct percent of every period_us and
  * sleeps the rest, on absolute deadlines, until killed.  On an emulated
  * board with speed-equalised invariance its utilization is about
- * duty_pct% of 1024 wherever it runs.  cpu >= 0 pins it.  Returns the pid.
+ * duty_pct% of 1024 wherever it runs.  cpu >= 0 pins it; @where, if not
+ * NULL, counts its periods per CPU.  Returns the pid.
  */
-static inline pid_t se_periodic_task(unsigned int duty_pct, unsigned int period_us, int cpu)
+static inline pid_t se_periodic_task_where(unsigned int duty_pct, unsigned int period_us,
+					   int cpu, struct se_where *where)
 {
 	pid_t pid = fork();
 
@@ -251,7 +281,10 @@ static inline pid_t se_periodic_task(unsigned int duty_pct, unsigned int period_
 
 		for (;;) {
 			struct timespec ts;
+			int c = where ? sched_getcpu() : -1;
 
+			if (c >= 0 && c < SE_MAX_CPUS)
+				__atomic_fetch_add(&where->periods[c], 1, __ATOMIC_RELAXED);
 			while (se_now_ns() < next + busy)
 				;
 			next += period;
@@ -260,6 +293,59 @@ static inline pid_t se_periodic_task(unsigned int duty_pct, unsigned int period_
 			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 		}
 	}
+}
+
+static inline pid_t se_periodic_task(unsigned int duty_pct, unsigned int period_us, int cpu)
+{
+	return se_periodic_task_where(duty_pct, period_us, cpu, NULL);
+}
+
+/*
+ * A busy loop that notes when it did not run: a gap of more than
+ * SE_GAP_NS between two readings of the clock is time its CPU spent on
+ * something else (a long interrupt, another task) or, under emulation,
+ * time the host did not run the vCPU at all.  A timing bound on what the
+ * scheduler makes of a busy task is a bound on the task's own running
+ * time; the gaps tell how much of the time that passed it did not get.
+ * @g lives in a shared mapping; the loop never returns.
+ */
+#define SE_GAP_NS	1000000ULL
+#define SE_GAPS		512
+
+struct se_gaps {
+	unsigned int n;
+	uint64_t at[SE_GAPS], len[SE_GAPS];
+};
+
+static inline void se_busy_noting_gaps(struct se_gaps *g)
+{
+	uint64_t prev = se_now_ns(), now;
+
+	for (;;) {
+		now = se_now_ns();
+		if (now - prev > SE_GAP_NS && g->n < SE_GAPS) {
+			g->at[g->n] = prev;
+			g->len[g->n] = now - prev;
+			__atomic_store_n(&g->n, g->n + 1, __ATOMIC_RELEASE);
+		}
+		prev = now;
+	}
+}
+
+/* How much of [@from, @to) (ns, CLOCK_MONOTONIC) lies in @g's gaps. */
+static inline uint64_t se_gaps_within(const struct se_gaps *g, uint64_t from, uint64_t to)
+{
+	unsigned int i, n = __atomic_load_n(&g->n, __ATOMIC_ACQUIRE);
+	uint64_t sum = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t a = g->at[i] > from ? g->at[i] : from;
+		uint64_t b = g->at[i] + g->len[i] < to ? g->at[i] + g->len[i] : to;
+
+		if (b > a)
+			sum += b - a;
+	}
+	return sum;
 }
 
 static inline void se_kill(pid_t pid)
@@ -337,6 +423,75 @@ static inline long se_cpufreq(int cpu, const char *file)
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/%s", cpu, file);
 	return se_read_long(path, &f) ? -1 : f;
+}
+
+/*
+ * Time a CPU's cpufreq policy has spent at each frequency since boot
+ * (cpufreq stats, in 10 ms units).  Two readings give a window's
+ * frequency residency with nothing running to sample it.
+ */
+struct se_tis {
+	int n;
+	long freq[64];
+	long long t[64];
+};
+
+/* Read @cpu's time_in_state into @s; returns 0 or -errno. */
+static inline int se_time_in_state(int cpu, struct se_tis *s)
+{
+	char path[128], buf[4096], *line, *save = NULL;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/stats/time_in_state",
+		 cpu);
+	n = se_read(path, buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	s->n = 0;
+	for (line = strtok_r(buf, "\n", &save); line && s->n < 64;
+	     line = strtok_r(NULL, "\n", &save))
+		if (sscanf(line, "%ld %lld", &s->freq[s->n], &s->t[s->n]) == 2)
+			s->n++;
+	return s->n ? 0 : -ENODATA;
+}
+
+/*
+ * The median frequency over the time between two readings of the same
+ * policy: the lowest frequency at or below which it spent at least half
+ * of that time.  -1 when the readings do not match or no time passed.
+ */
+static inline long se_tis_median(const struct se_tis *a, const struct se_tis *b)
+{
+	long long total = 0, below = 0;
+	long best = -1;
+	int i, j;
+
+	if (a->n != b->n)
+		return -1;
+	for (i = 0; i < a->n; i++) {
+		if (a->freq[i] != b->freq[i] || b->t[i] < a->t[i])
+			return -1;
+		total += b->t[i] - a->t[i];
+	}
+	if (!total)
+		return -1;
+	/* the table's order is the driver's: walk it by rising frequency */
+	for (j = 0; j < a->n; j++) {
+		long f = -1;
+
+		for (i = 0; i < a->n; i++)
+			if (a->freq[i] > best && (f < 0 || a->freq[i] < f))
+				f = a->freq[i];
+		if (f < 0)
+			break;
+		best = f;
+		for (i = 0; i < a->n; i++)
+			if (a->freq[i] == f)
+				below += b->t[i] - a->t[i];
+		if (2 * below >= total)
+			return f;
+	}
+	return best;
 }
 
 /* The CPU a task last ran on (field 39 of /proc/PID/stat), or -1. */
@@ -478,12 +633,12 @@ static inline void se_trace_off(const char *event)
 }
 
 /*
- * ms from @from (CLOCK_MONOTONIC ns) to the first traced event at or
+ * ns from @from (CLOCK_MONOTONIC ns) to the first traced event at or
  * after it whose "@field=" value reaches @level (@rising) or falls to it;
  * -1 if none.
  */
-static inline long se_trace_first_ms(uint64_t from, const char *field, long level,
-				     int rising)
+static inline int64_t se_trace_first_ns(uint64_t from, const char *field, long level,
+					int rising)
 {
 	static char buf[1 << 20];
 	char *line, *save = NULL, *p, *ts, key[40];
@@ -505,9 +660,18 @@ static inline long se_trace_first_ms(uint64_t from, const char *field, long leve
 		if (!p || sscanf(p + strlen(key), "%ld", &v) != 1 || t + 1000 < (double)from)
 			continue;
 		if (rising ? v >= level : v <= level)
-			return (long)((t - (double)from) / 1e6);
+			return t > (double)from ? (int64_t)(t - (double)from) : 0;
 	}
 	return -1;
+}
+
+/* The same in whole milliseconds, or -1. */
+static inline long se_trace_first_ms(uint64_t from, const char *field, long level,
+				     int rising)
+{
+	int64_t ns = se_trace_first_ns(from, field, level, rising);
+
+	return ns < 0 ? -1 : (long)(ns / 1000000);
 }
 
 #endif /* SE_UTIL_H */
