@@ -151,46 +151,41 @@ TEST_F(gov, selected_and_reads_back)
 }
 
 /*
- * Of up to @windows windows of 100 samples 5 ms apart, the most samples in
- * which @cpu ran at @freq; stops at the first window reaching @goal.
- * One window is enough on a quiet host; a host that stalls vCPUs spoils
- * some (see the tests below).
+ * The share of the next @ms milliseconds, in 1/1000, that @cpu's policy
+ * spends at @freq, from cpufreq stats: nothing samples it meanwhile.
  */
-static int best_window(int cpu, long freq, int windows, int goal)
+static long residency(int cpu, long freq, unsigned int ms)
 {
-	int w, i, hits, best = 0;
+	struct se_tis a, b;
 
-	for (w = 0; w < windows && best < goal; w++) {
-		for (i = 0, hits = 0; i < 100; i++) {
-			hits += cur_freq(cpu) == freq;
-			se_sleep_ms(5);
-		}
-		printf("# window %d: cpu%d at %ld kHz in %d/100 samples\n", w, cpu, freq, hits);
-		best = hits > best ? hits : best;
-	}
-	return best;
+	if (se_time_in_state(cpu, &a))
+		return -1;
+	se_sleep_ms(ms);
+	if (se_time_in_state(cpu, &b))
+		return -1;
+	return se_tis_share(&a, &b, freq);
 }
 
 /*
- * A small task alone in the LITTLE cluster (this process samples from a
- * big CPU): the domain stays at its lowest OPP in at least 75 of 100
- * samples (0.5 s), in the best of up to six windows.  The task is sized
- * from the board: at most 10%, and at most half of the lowest OPP's
- * capacity (cpu_capacity x fmin / fmax; 6% on hikey960, whose LITTLE
- * lowest OPP is 133/1024), so that the tracker's headroom and one doubled
- * sample still fit there.  The task alone never needs more; what lifts
- * the domain is a vCPU stalled by a loaded host while something runs on
- * it (the task, or a kernel thread on another LITTLE CPU): the guest sees
- * a burst of several ms, the governor rightly follows it, and holds the
- * raised OPP for its ramp-down delay.  Traces of such runs show those
- * stretched samples before every rise.
+ * A small task alone in the LITTLE cluster (this process sleeps on a big
+ * CPU): the domain spends at least 75% of 3 s at its lowest OPP, time
+ * weighted (cpufreq stats).  The task is sized from the board: at most
+ * 10%, and at most half of the lowest OPP's capacity (cpu_capacity x fmin
+ * / fmax; 6% on hikey960, whose LITTLE lowest OPP is 133/1024), so that
+ * the tracker's headroom and one doubled sample still fit there.  The
+ * task alone never needs more; what lifts the domain is a vCPU stalled
+ * by a loaded host while something runs on it (the task, or a kernel
+ * thread on another LITTLE CPU): the guest sees a burst of several ms,
+ * the governor rightly follows it and holds the raised OPP for its
+ * ramp-down delay (16 ms), so a quarter of the time allows a few dozen
+ * such stalls in the window.
  */
 TEST_F(gov, small_task_lowest_opp)
 {
-	int l = se_first_cpu(1), best, duty;
+	int l = se_first_cpu(1), duty;
 	long min = se_cpufreq(l, "cpuinfo_min_freq");
 	long max = se_cpufreq(l, "cpuinfo_max_freq");
-	long low_cap;
+	long low_cap, share;
 	pid_t pid;
 
 	/* There, kernel threads and interrupts alone lift the LITTLE cluster. */
@@ -206,11 +201,11 @@ TEST_F(gov, small_task_lowest_opp)
 	pid = se_periodic_task(duty, PERIOD_US, l + 1);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(500);
-	best = best_window(l, min, 6, 75);
+	share = residency(l, min, 3000);
 	se_kill(pid);
 	TH_LOG("%d%% task; LITTLE at its lowest OPP (%ld kHz, capacity %ld)", duty, min, low_cap);
-	TH_LOG("in %d/100 samples (best window)", best);
-	EXPECT_LE(75, best);
+	TH_LOG("for %ld/1000 of 3 s", share);
+	EXPECT_LE(750, share);
 }
 
 #define FREQ_EVENT	"power/cpu_frequency"
@@ -311,8 +306,8 @@ static int set_uclamp_min(pid_t pid, unsigned int min)
 /* uclamp_min 1024 on a 10% task: its domain runs at the top OPP. */
 TEST_F(gov, uclamp_min_floor)
 {
-	int l = se_first_cpu(1), best;
-	long max = se_cpufreq(l, "cpuinfo_max_freq");
+	int l = se_first_cpu(1);
+	long max = se_cpufreq(l, "cpuinfo_max_freq"), share;
 	pid_t pid;
 
 	ASSERT_EQ(0, se_pin(0, se_first_cpu(0)));
@@ -323,13 +318,13 @@ TEST_F(gov, uclamp_min_floor)
 	/*
 	 * The clamp counts while the task is runnable (10% of the time); the
 	 * ramp-down delay (16 ms, its period) keeps the top OPP in between,
-	 * unless a stalled vCPU delays a wakeup: best of up to three windows.
+	 * unless a stalled vCPU delays a wakeup by more than that.
 	 */
-	best = best_window(l, max, 3, 50);
+	share = residency(l, max, 1500);
 	se_kill(pid);
-	TH_LOG("LITTLE at its top OPP (%ld kHz) in %d/100 samples, uclamp_min=1024 (best window)",
-	       max, best);
-	EXPECT_LE(50, best);
+	TH_LOG("LITTLE at its top OPP (%ld kHz) for %ld/1000 of 1.5 s, uclamp_min=1024",
+	       max, share);
+	EXPECT_LE(500, share);
 }
 
 /* The policy's max and min bound the requests, and are given back. */

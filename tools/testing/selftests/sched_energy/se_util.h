@@ -494,6 +494,24 @@ static inline long se_tis_median(const struct se_tis *a, const struct se_tis *b)
 	return best;
 }
 
+/* Of the time between two readings, the share at @freq in 1/1000, or -1. */
+static inline long se_tis_share(const struct se_tis *a, const struct se_tis *b, long freq)
+{
+	long long total = 0, at = 0;
+	int i;
+
+	if (a->n != b->n)
+		return -1;
+	for (i = 0; i < a->n; i++) {
+		if (a->freq[i] != b->freq[i] || b->t[i] < a->t[i])
+			return -1;
+		total += b->t[i] - a->t[i];
+		if (a->freq[i] == freq)
+			at += b->t[i] - a->t[i];
+	}
+	return total ? (long)(at * 1000 / total) : -1;
+}
+
 /* The CPU a task last ran on (field 39 of /proc/PID/stat), or -1. */
 static inline int se_task_cpu(pid_t pid)
 {
@@ -663,6 +681,29 @@ static inline int64_t se_trace_first_ns(uint64_t from, const char *field, long l
 			return t > (double)from ? (int64_t)(t - (double)from) : 0;
 	}
 	return -1;
+}
+
+/* Print up to @max traced events from @from on, as "# " lines (diagnosis). */
+static inline void se_trace_dump(uint64_t from, int max)
+{
+	static char buf[1 << 20];
+	char *line, *save = NULL, *p, *ts;
+
+	if (se_read(SE_TRACEFS "/trace", buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line && max > 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		p = strstr(line, ": ");
+		if (line[0] == '#' || !p)
+			continue;
+		*p = '\0';
+		ts = strrchr(line, ' ');
+		if (atof(ts ? ts + 1 : line) * 1e9 + 1000 < (double)from)
+			continue;
+		printf("# %.3f ms:%s\n", (atof(ts ? ts + 1 : line) * 1e9 - (double)from) / 1e6,
+		       p + 1);
+		max--;
+	}
 }
 
 /* The same in whole milliseconds, or -1. */
