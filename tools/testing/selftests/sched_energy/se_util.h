@@ -295,6 +295,30 @@ static inline pid_t se_periodic_task_where(unsigned int duty_pct, unsigned int p
 	}
 }
 
+/*
+ * Fork a task that never leaves the runqueue: a 100% periodic task still
+ * calls clock_nanosleep() once a period, and with a deadline a few ns
+ * away it sleeps until the timer interrupt, which a stalled vCPU can
+ * delay by milliseconds.  cpu >= 0 pins it.  Returns the pid.
+ */
+static inline pid_t se_spinner(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	if (cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(2);
+	}
+	for (;;)
+		;
+}
+
 static inline pid_t se_periodic_task(unsigned int duty_pct, unsigned int period_us, int cpu)
 {
 	return se_periodic_task_where(duty_pct, period_us, cpu, NULL);
@@ -683,7 +707,7 @@ static inline int64_t se_trace_first_ns(uint64_t from, const char *field, long l
 	return -1;
 }
 
-/* Print up to @max traced events from @from on, as "# " lines (diagnosis). */
+/* Print up to @max traced events from @from on to stderr, as "# " lines. */
 static inline void se_trace_dump(uint64_t from, int max)
 {
 	static char buf[1 << 20];
@@ -700,8 +724,8 @@ static inline void se_trace_dump(uint64_t from, int max)
 		ts = strrchr(line, ' ');
 		if (atof(ts ? ts + 1 : line) * 1e9 + 1000 < (double)from)
 			continue;
-		printf("# %.3f ms:%s\n", (atof(ts ? ts + 1 : line) * 1e9 - (double)from) / 1e6,
-		       p + 1);
+		fprintf(stderr, "# %.3f ms:%s\n",
+			(atof(ts ? ts + 1 : line) * 1e9 - (double)from) / 1e6, p + 1);
 		max--;
 	}
 }

@@ -697,7 +697,7 @@ TEST(tracker_only_while_used)
 	EXPECT_EQ(0, tracker());
 	se_pin(0, other_cpu(cpu, -1));
 	/* A spinner: runnable from before the tracker comes on, to the end. */
-	pid = se_periodic_task(100, PERIOD_US, cpu);
+	pid = se_spinner(cpu);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(100);
 	EXPECT_EQ(0, cpu_tasks_util(cpu));
