@@ -225,6 +225,16 @@ static inline void se_sleep_ms(unsigned int ms)
 	nanosleep(&ts, NULL);
 }
 
+/* Move a task to one CPU. */
+static inline int se_pin(pid_t pid, int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(pid, sizeof(set), &set);
+}
+
 /*
  * Where a periodic task ran, as the task itself reports it: each period
  * counts once, on the CPU its busy part starts on.  Nothing samples the
@@ -266,14 +276,8 @@ static inline pid_t se_periodic_task_where(unsigned int duty_pct, unsigned int p
 
 	if (pid)
 		return pid;
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			_exit(2);
-	}
+	if (cpu >= 0 && se_pin(0, cpu))
+		_exit(2);
 	{
 		uint64_t period = (uint64_t)period_us * 1000;
 		uint64_t busy = period * duty_pct / 100;
@@ -307,14 +311,8 @@ static inline pid_t se_spinner(int cpu)
 
 	if (pid)
 		return pid;
-	if (cpu >= 0) {
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			_exit(2);
-	}
+	if (cpu >= 0 && se_pin(0, cpu))
+		_exit(2);
 	for (;;)
 		;
 }
@@ -378,16 +376,6 @@ static inline void se_kill(pid_t pid)
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
-}
-
-/* Move a task to one CPU. */
-static inline int se_pin(pid_t pid, int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(pid, sizeof(set), &set);
 }
 
 /* CPU time this thread has run, ns: what the scheduler accounts. */

@@ -435,8 +435,8 @@ TEST(step_down_within_100ms)
 /*
  * A new task that never sleeps: recognised as big (demand above 80%, more
  * than a LITTLE CPU's capacity) within 16 ms of its own running from its
- * start, timed by the trace (the child names itself before it starts, so
- * the filter is set before the fork).  The task notes the gaps in its
+ * start, timed by the trace (the child names itself as it starts, and
+ * the tracker's events come at its ticks).  The task notes the gaps in its
  * running (se_busy_noting_gaps()): a vCPU the host does not run for a few
  * milliseconds delays the ticks that raise the demand by as much, and
  * that time is the host's, not the tracker's.
@@ -458,17 +458,22 @@ TEST(new_task_within_16ms)
 	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
 	ASSERT_NE(MAP_FAILED, sh);
-	se_pin(0, other_cpu(cpu, -1));
 	memset(sh, 0, sizeof(*sh));
 	traced = !se_trace_on(UTIL_EVENT, "comm == \"se_new_busy\"");
+	/*
+	 * Forked where it belongs, so that it never sleeps: a child that
+	 * pinned itself would wait for the stopper that moves it, and that
+	 * wakeup would close its first span (fork to migration, 19 ms on a
+	 * slow host) and make it a task with a history.
+	 */
+	ASSERT_EQ(0, se_pin(0, cpu));
 	pid = fork();
 	if (!pid) {
 		prctl(PR_SET_NAME, "se_new_busy");
-		se_pin(0, cpu);
-		/* it starts when it runs where it belongs */
 		__atomic_store_n(&sh->t_start, se_now_ns(), __ATOMIC_RELEASE);
 		se_busy_noting_gaps(&sh->g);
 	}
+	se_pin(0, other_cpu(cpu, -1));
 	if (pid > 0) {
 		sample(pid, 100, &s);
 		se_kill(pid);
