@@ -97,19 +97,6 @@ static int tipped_samples(int cpu, long want, int n)
 	return hits;
 }
 
-/* A task that never sleeps, on @cpu (any if -1). */
-static pid_t spinner(int cpu)
-{
-	pid_t pid = fork();
-
-	if (pid)
-		return pid;
-	if (cpu >= 0 && se_pin(0, cpu))
-		_exit(2);
-	for (;;)
-		;
-}
-
 /* Let a task run on every CPU. */
 static int unpin(pid_t pid)
 {
@@ -171,8 +158,8 @@ TEST_F(bal, stacked_spinners_separate)
 	if (l >= se_nr_cpus() || se_cpu_is(l, 1))
 		l--;
 	ASSERT_EQ(0, se_pin(0, se_first_cpu(1)));
-	a = spinner(l);
-	b = spinner(l);
+	a = se_spinner(l);
+	b = se_spinner(l);
 	ASSERT_LT(0, a);
 	ASSERT_LT(0, b);
 	se_sleep_ms(300);
@@ -290,7 +277,7 @@ TEST_F(bal, throttled_spinner_moves_down)
 	if (se_cpu_is(big, 1) || se_cpu_capacity(big) < 0)
 		big--;
 	ASSERT_EQ(0, se_write(CG "/cpu.max", "40000 50000"));
-	pid = spinner(big);
+	pid = se_spinner(big);
 	ASSERT_LT(0, pid);
 	snprintf(pid_s, sizeof(pid_s), "%d", pid);
 	ASSERT_EQ(0, se_write(CG "/cgroup.procs", pid_s));
@@ -447,7 +434,7 @@ TEST_F(bal, tipping_point_hysteresis)
 	for (i = 0, cpu = 0; i < n; i++) {
 		while (!se_cpu_is(cpu, 1))
 			cpu = (cpu + 1) % se_nr_cpus();
-		pid[i] = spinner(cpu);
+		pid[i] = se_spinner(cpu);
 		ASSERT_LT(0, pid[i]);
 		cpu = (cpu + 1) % se_nr_cpus();
 	}
@@ -485,7 +472,7 @@ TEST_F(bal, misfit_goes_big)
 	uint64_t t0, t = 0;
 	pid_t pid;
 
-	pid = spinner(l);
+	pid = se_spinner(l);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(20);
 	ASSERT_EQ(0, unpin(pid));

@@ -232,17 +232,6 @@ TEST(mainline_eas_active)
 	EXPECT_NE(NULL, strstr(buf, "pd0:{ cpus=")) TH_LOG("no perf domain printed");
 }
 
-/* CPU time a task has run, ns (/proc/PID/schedstat), or 0. */
-static uint64_t runtime_of(pid_t pid)
-{
-	char path[64], buf[128];
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	if (se_read(path, buf, sizeof(buf)) < 0)
-		return 0;
-	return strtoull(buf, NULL, 10);
-}
-
 struct settled {
 	long util;	/* mean util_avg over the window */
 	long ran;	/* what the task ran in it, in 1/1024 of the window */
@@ -260,7 +249,7 @@ static int util_settled(pid_t pid, struct settled *st)
 
 	se_sleep_ms(1200);	/* PELT: ~32 ms half-life, ramp from anywhere */
 	t0 = se_now_ns();
-	r0 = runtime_of(pid);
+	r0 = se_runtime_ns(pid);
 	for (i = 0; i < 48; i++) {	/* 17 ms apart: every phase of 16 ms */
 		v = se_task_sched_stat(pid, "se.avg.util_avg");
 		if (v >= 0) {
@@ -269,7 +258,7 @@ static int util_settled(pid_t pid, struct settled *st)
 		}
 		se_sleep_ms(17);
 	}
-	r1 = runtime_of(pid);
+	r1 = se_runtime_ns(pid);
 	t1 = se_now_ns();
 	if (!n || !r0 || r1 <= r0 || t1 <= t0)
 		return -1;

@@ -378,6 +378,17 @@ static inline void se_kill(pid_t pid)
 	}
 }
 
+/* CPU time a task has run, ns (/proc/PID/schedstat), or 0. */
+static inline uint64_t se_runtime_ns(pid_t pid)
+{
+	char path[64], buf[128];
+
+	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
+	if (se_read(path, buf, sizeof(buf)) < 0)
+		return 0;
+	return strtoull(buf, NULL, 10);
+}
+
 /* CPU time this thread has run, ns: what the scheduler accounts. */
 static inline uint64_t se_thread_ns(void)
 {
@@ -467,16 +478,11 @@ static inline int se_time_in_state(int cpu, struct se_tis *s)
 	return s->n ? 0 : -ENODATA;
 }
 
-/*
- * The median frequency over the time between two readings of the same
- * policy: the lowest frequency at or below which it spent at least half
- * of that time.  -1 when the readings do not match or no time passed.
- */
-static inline long se_tis_median(const struct se_tis *a, const struct se_tis *b)
+/* The time between two readings of the same policy, or -1 if they differ. */
+static inline long long se_tis_total(const struct se_tis *a, const struct se_tis *b)
 {
-	long long total = 0, below = 0;
-	long best = -1;
-	int i, j;
+	long long total = 0;
+	int i;
 
 	if (a->n != b->n)
 		return -1;
@@ -485,7 +491,21 @@ static inline long se_tis_median(const struct se_tis *a, const struct se_tis *b)
 			return -1;
 		total += b->t[i] - a->t[i];
 	}
-	if (!total)
+	return total;
+}
+
+/*
+ * The median frequency over the time between two readings of the same
+ * policy: the lowest frequency at or below which it spent at least half
+ * of that time.  -1 when the readings do not match or no time passed.
+ */
+static inline long se_tis_median(const struct se_tis *a, const struct se_tis *b)
+{
+	long long total = se_tis_total(a, b), below = 0;
+	long best = -1;
+	int i, j;
+
+	if (total <= 0)
 		return -1;
 	/* the table's order is the driver's: walk it by rising frequency */
 	for (j = 0; j < a->n; j++) {
@@ -509,19 +529,15 @@ static inline long se_tis_median(const struct se_tis *a, const struct se_tis *b)
 /* Of the time between two readings, the share at @freq in 1/1000, or -1. */
 static inline long se_tis_share(const struct se_tis *a, const struct se_tis *b, long freq)
 {
-	long long total = 0, at = 0;
+	long long total = se_tis_total(a, b), at = 0;
 	int i;
 
-	if (a->n != b->n)
+	if (total <= 0)
 		return -1;
-	for (i = 0; i < a->n; i++) {
-		if (a->freq[i] != b->freq[i] || b->t[i] < a->t[i])
-			return -1;
-		total += b->t[i] - a->t[i];
+	for (i = 0; i < a->n; i++)
 		if (a->freq[i] == freq)
 			at += b->t[i] - a->t[i];
-	}
-	return total ? (long)(at * 1000 / total) : -1;
+	return (long)(at * 1000 / total);
 }
 
 /* The CPU a task last ran on (field 39 of /proc/PID/stat), or -1. */

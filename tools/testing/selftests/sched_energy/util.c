@@ -63,17 +63,6 @@ static void __attribute__((constructor)) policy_on(void)
 		fprintf(stderr, "# util: kernel.sched_energy=1 refused: the tracker may be off\n");
 }
 
-/* CPU time a task has run, ns (/proc/PID/schedstat), or 0. */
-static uint64_t runtime_of(pid_t pid)
-{
-	char path[64], buf[128];
-
-	snprintf(path, sizeof(path), "/proc/%d/schedstat", pid);
-	if (se_read(path, buf, sizeof(buf)) < 0)
-		return 0;
-	return strtoull(buf, NULL, 10);
-}
-
 /*
  * The lockdep/KASAN/UBSAN kernel (make test-debug) runs the same code at a
  * fraction of the speed: tasks overrun their bursts by a third, so the
@@ -172,7 +161,7 @@ static void sample(pid_t pid, int ms, struct series *s)
 		struct timespec ts;
 
 		s->t[s->n] = se_now_ns();
-		s->runtime[s->n] = runtime_of(pid);
+		s->runtime[s->n] = se_runtime_ns(pid);
 		s->demand[s->n] = demand_of(pid);
 		s->util_avg[s->n] = se_task_sched_stat(pid, "se.avg.util_avg");
 		s->util_est[s->n] = se_task_sched_stat(pid, "se.avg.util_est.ewma");
@@ -585,7 +574,7 @@ TEST(cpu_is_sum_of_tasks)
 	ASSERT_LT(0, p1);
 	ASSERT_LT(0, p2);
 	se_sleep_ms(400);
-	r0 = runtime_of(p1) + runtime_of(p2);
+	r0 = se_runtime_ns(p1) + se_runtime_ns(p2);
 	t0 = se_now_ns();
 	for (i = 0; i < 100; i++) {
 		v = cpu_tasks_util(cpu);
@@ -597,7 +586,7 @@ TEST(cpu_is_sum_of_tasks)
 		sd += demand_of(p1) + demand_of(p2);
 		se_sleep_ms(1);
 	}
-	truth = (runtime_of(p1) + runtime_of(p2) - r0) * 1024 / (se_now_ns() - t0);
+	truth = (se_runtime_ns(p1) + se_runtime_ns(p2) - r0) * 1024 / (se_now_ns() - t0);
 	se_kill(p1);
 	se_kill(p2);
 	TH_LOG("cpu%d: mean signal %ld, mean sum of demands %ld, others %ld, ran %ld (nominal 512)",
