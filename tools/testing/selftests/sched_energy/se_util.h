@@ -679,6 +679,24 @@ static inline void se_trace_off(const char *event)
 }
 
 /*
+ * Split a trace line, "comm-pid [cpu] flags seconds.micros: event: ...",
+ * at its time: the time in ns into @t, what follows it into @body.
+ * Returns 0, or -1 for a comment or a line that is no event.
+ */
+static inline int se_trace_event(char *line, double *t, char **body)
+{
+	char *p = strstr(line, ": "), *ts;
+
+	if (line[0] == '#' || !p)
+		return -1;
+	*p = '\0';
+	ts = strrchr(line, ' ');
+	*t = atof(ts ? ts + 1 : line) * 1e9;
+	*body = p + 1;
+	return 0;
+}
+
+/*
  * ns from @from (CLOCK_MONOTONIC ns) to the first traced event at or
  * after it whose "@field=" value reaches @level (@rising) or falls to it;
  * -1 if none.
@@ -687,7 +705,7 @@ static inline int64_t se_trace_first_ns(uint64_t from, const char *field, long l
 					int rising)
 {
 	static char buf[1 << 20];
-	char *line, *save = NULL, *p, *ts, key[40];
+	char *line, *save = NULL, *body, *p, key[40];
 	long v;
 	double t;
 
@@ -695,43 +713,15 @@ static inline int64_t se_trace_first_ns(uint64_t from, const char *field, long l
 		return -1;
 	snprintf(key, sizeof(key), " %s=", field);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		/* "comm-pid [cpu] flags seconds.micros: event: key=value ..." */
-		p = strstr(line, ": ");
-		if (line[0] == '#' || !p)
+		if (se_trace_event(line, &t, &body) || t + 1000 < (double)from)
 			continue;
-		*p = '\0';
-		ts = strrchr(line, ' ');
-		t = atof(ts ? ts + 1 : line) * 1e9;
-		p = strstr(p + 1, key);
-		if (!p || sscanf(p + strlen(key), "%ld", &v) != 1 || t + 1000 < (double)from)
+		p = strstr(body, key);
+		if (!p || sscanf(p + strlen(key), "%ld", &v) != 1)
 			continue;
 		if (rising ? v >= level : v <= level)
 			return t > (double)from ? (int64_t)(t - (double)from) : 0;
 	}
 	return -1;
-}
-
-/* Print up to @max traced events from @from on to stderr, as "# " lines. */
-static inline void se_trace_dump(uint64_t from, int max)
-{
-	static char buf[1 << 20];
-	char *line, *save = NULL, *p, *ts;
-
-	if (se_read(SE_TRACEFS "/trace", buf, sizeof(buf)) < 0)
-		return;
-	for (line = strtok_r(buf, "\n", &save); line && max > 0;
-	     line = strtok_r(NULL, "\n", &save)) {
-		p = strstr(line, ": ");
-		if (line[0] == '#' || !p)
-			continue;
-		*p = '\0';
-		ts = strrchr(line, ' ');
-		if (atof(ts ? ts + 1 : line) * 1e9 + 1000 < (double)from)
-			continue;
-		fprintf(stderr, "# %.3f ms:%s\n",
-			(atof(ts ? ts + 1 : line) * 1e9 - (double)from) / 1e6, p + 1);
-		max--;
-	}
 }
 
 /* The same in whole milliseconds, or -1. */
@@ -741,6 +731,24 @@ static inline long se_trace_first_ms(uint64_t from, const char *field, long leve
 	int64_t ns = se_trace_first_ns(from, field, level, rising);
 
 	return ns < 0 ? -1 : (long)(ns / 1000000);
+}
+
+/* Print up to @max traced events from @from on to stderr, as "# " lines. */
+static inline void se_trace_dump(uint64_t from, int max)
+{
+	static char buf[1 << 20];
+	char *line, *save = NULL, *body;
+	double t;
+
+	if (se_read(SE_TRACEFS "/trace", buf, sizeof(buf)) < 0)
+		return;
+	for (line = strtok_r(buf, "\n", &save); line && max > 0;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (se_trace_event(line, &t, &body) || t + 1000 < (double)from)
+			continue;
+		fprintf(stderr, "# %.3f ms:%s\n", (t - (double)from) / 1e6, body);
+		max--;
+	}
 }
 
 #endif /* SE_UTIL_H */
