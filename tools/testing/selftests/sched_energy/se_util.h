@@ -399,15 +399,47 @@ static inline uint64_t se_thread_ns(void)
 }
 
 /*
+ * Each activation of a periodic task as the task itself saw it: when its
+ * burst began (CLOCK_MONOTONIC ns), how late that was after the deadline
+ * it slept until, and its own CPU time then.  Two
+ * neighbours give the share of its span the task ran, measured by the
+ * task and not by what a test checks; a host stall shows in it as a
+ * share off the task's usual one.  Lives in a shared mapping
+ * (se_acts_map()); the task stops noting when it is full.
+ */
+#define SE_ACTS		1024
+
+struct se_acts {
+	unsigned int n;
+	uint64_t t[SE_ACTS], cpu_ns[SE_ACTS], late[SE_ACTS];
+};
+
+static inline struct se_acts *se_acts_map(void)
+{
+	void *p = mmap(NULL, sizeof(struct se_acts), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+/* Share of span @i (activation @i to @i + 1) the task ran, 0..1024. */
+static inline long se_acts_share(const struct se_acts *a, unsigned int i)
+{
+	return (long)((a->cpu_ns[i + 1] - a->cpu_ns[i]) * 1024 /
+		      (a->t[i + 1] - a->t[i]));
+}
+
+/*
  * Fork a task at period_us that runs @d1 percent of every period until
  * @switch_ms, then @d2 percent; with @t_switch (shared memory), it stores
- * the time its first @d2 burst started (CLOCK_MONOTONIC ns) there.  Its
- * bursts are measured in its own CPU time, so a late timer wakeup or a
- * preempted vCPU on the emulator does not change how much it runs: its
- * utilization is the duty cycle the test expects.  cpu >= 0 pins it.
+ * the time its first @d2 burst started (CLOCK_MONOTONIC ns) there; with
+ * @acts, it notes each activation.  Its bursts are measured in its own
+ * CPU time, so a late timer wakeup or a preempted vCPU on the emulator
+ * does not change how much it runs: its utilization is the duty cycle
+ * the test expects.  cpu >= 0 pins it.
  */
-static inline pid_t se_duty_task(int d1, int d2, int switch_ms, unsigned int period_us,
-				 int cpu, uint64_t *t_switch)
+static inline pid_t se_duty_task_acts(int d1, int d2, int switch_ms, unsigned int period_us,
+				      int cpu, uint64_t *t_switch, struct se_acts *acts)
 {
 	pid_t pid = fork();
 	uint64_t period = period_us * 1000ULL, next, end, start;
@@ -429,6 +461,12 @@ static inline pid_t se_duty_task(int d1, int d2, int switch_ms, unsigned int per
 				__atomic_store_n(t_switch, se_now_ns(), __ATOMIC_RELEASE);
 		}
 		start = se_thread_ns();
+		if (acts && acts->n < SE_ACTS) {
+			acts->t[acts->n] = se_now_ns();
+			acts->late[acts->n] = acts->t[acts->n] - next;
+			acts->cpu_ns[acts->n] = start;
+			__atomic_store_n(&acts->n, acts->n + 1, __ATOMIC_RELEASE);
+		}
 		while (se_thread_ns() < start + period * duty / 100)
 			;
 		next += period;
@@ -436,6 +474,12 @@ static inline pid_t se_duty_task(int d1, int d2, int switch_ms, unsigned int per
 		ts.tv_nsec = next % 1000000000ULL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
 	}
+}
+
+static inline pid_t se_duty_task(int d1, int d2, int switch_ms, unsigned int period_us,
+				 int cpu, uint64_t *t_switch)
+{
+	return se_duty_task_acts(d1, d2, switch_ms, period_us, cpu, t_switch, NULL);
 }
 
 /* A number of a CPU's cpufreq directory (scaling_cur_freq, ...), or -1. */
