@@ -16,7 +16,7 @@
  * one when it is moved; a CPU's signal is the sum of its tasks'; the
  * trace event carries the same demand; the tracker runs only while the
  * policy or the sched_energy governor uses it.
- * PELT's figures for the same runs are logged.
+ * PELT's figures for the step runs are logged.
  *
  * The tracker is off unless something reads it: these tests switch the
  * policy on for their run, and put back the setting they found.
