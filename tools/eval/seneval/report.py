@@ -119,9 +119,16 @@ BENCH_TEXT = {"hackbench": "hackbench -g 4 -l 100, s",
               "latency": "cyclictest p99 wakeup latency, never-sleeping tasks on half the CPUs, us"}
 
 
+# The resolution an overhead verdict needs: the throughput target is a
+# time within 2% of mainline's.
+BENCH_HALF_WIDTH = 0.02
+
+
 def bench_table(benches, modes, out=print):
     """Per benchmark and mode: the median of per-round ratios to REF with
-    its interval and verdict.  @benches: {name: {round: {mode: figure}}}."""
+    its interval and verdict; after the A/A pair, the rounds it would need
+    for an interval within +-BENCH_HALF_WIDTH (stats.rounds_for()).
+    @benches: {name: {round: {mode: figure}}}."""
     summary = {}
     for name, per_round in benches.items():
         summary[name] = {}
@@ -137,6 +144,11 @@ def bench_table(benches, modes, out=print):
             c = stats.compare(stats.paired_ratios(a, b))
             summary[name][m] = c
             out(f"  {m:<6} {stats.fmt(c)}  {c['verdict']}  (median {_median(a.values(), 3)})")
+            need = stats.rounds_for(c, BENCH_HALF_WIDTH) if m == AA else None
+            if need:
+                c["rounds_needed"] = need
+                out(f"         the A/A pair would need {need} rounds for an interval within "
+                    f"+-{BENCH_HALF_WIDTH:.0%}")
     return summary
 
 

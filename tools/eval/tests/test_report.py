@@ -113,6 +113,23 @@ class Report(unittest.TestCase):
         self.assertEqual(s["benches"]["pingpong"]["sen"]["median"], 1.25)
         self.assertEqual(s["benches"]["pingpong"]["sen"]["verdict"], "no difference")
         self.assertTrue(any(x.startswith("pingpong (se_pingpong") for x in lines))
+        self.assertFalse(any("would need" in x for x in lines))  # no A/A pair
+
+    def test_benches_aa_rounds_needed(self):
+        # eas2 equal to eas in rounds 1-4 and 20% slower in 5-8: the A/A
+        # interval reaches 1.0 and 1.2 around a median of 1.1, 0.1 from it,
+        # five times the +-2% wanted: 8 * 5^2 = 200 rounds.
+        lines = []
+        bs = {"hackbench": {r: {"eas": 10.0, "eas2": 10.0 if r <= 4 else 12.0}
+                            for r in range(1, 9)}}
+        meta = {"board": "b", "boots": 2, "modes": ["eas", "eas2"], "pload": "1"}
+        s = report.table([], meta, bs, 2.0, out=lines.append)
+        c = s["benches"]["hackbench"]["eas2"]
+        self.assertAlmostEqual(c["median"], 1.1)
+        self.assertEqual((round(c["lo"], 6), round(c["hi"], 6)), (1.0, 1.2))
+        self.assertEqual(c["rounds_needed"], 200)
+        self.assertIn("the A/A pair would need 200 rounds for an interval within +-2%",
+                      "\n".join(lines))
 
     def test_benches_only(self):
         # A run with no workloads (make bench-overhead): the benchmarks alone.
