@@ -302,17 +302,18 @@ kunit_test_suite(sen_energy_suite);
  *
  * A microbenchmark of the energy estimation of one placement decision, on
  * synthetic models of 6 (4 + 2), 8 (4 + 4), 16, 64 and 128 CPUs in
- * domains of four, with 5, 10 and 20 OPPs per domain (SEN_MAX_OPPS is
- * 32, so 20 fits), to show how the cost grows with the platform.
+ * domains of four, and of 8, 16, 64 and 128 CPUs each in a domain of its
+ * own (a performance domain per CPU, as on hybrid x86 parts), with 5, 10
+ * and 20 OPPs per domain (SEN_MAX_OPPS is 32, so 20 fits), to show how
+ * the cost grows with the platform.
  *
  * What is timed, per decision: for every domain, what sen_weigh_domain()
  * does after its snapshot: one base sen_domain_energy() without the task,
- * SEN_CANDS_PER_DOM (5) sen_domain_energy() calls with the task added to a
- * candidate CPU, and keeping the least delta over all domains.  The five
- * candidate slots name the domain's CPUs in turn, so every CPU is weighed
- * (the fifth slot of a four-CPU domain repeats the first); the real path
- * weighs each distinct candidate once and skips those the task does not
- * fit, so this is its upper bound.
+ * one sen_domain_energy() with the task added to each of the domain's
+ * first SEN_CANDS_PER_DOM (5) CPUs (every CPU of a domain of four, the one
+ * CPU of a domain of one), and keeping the least delta over all domains.
+ * The real path weighs at most that many distinct candidates and skips
+ * those the task does not fit, so this is its upper bound.
  *
  * What is not timed: the runqueue snapshot (sen_snapshot(): reading each
  * CPU's utilization, active and idle state and runnable tasks, feeding the
@@ -350,7 +351,7 @@ kunit_test_suite(sen_energy_suite);
  * every CPU finds, with the same delta.
  */
 #define SEN_COST_CANDS		5	/* SEN_CANDS_PER_DOM in energy.c */
-#define SEN_COST_DOM_CPUS	4
+#define SEN_COST_DOM_CPUS	4	/* CPUs per domain, but in the per-CPU shape */
 #define SEN_COST_NR_IDLE	3
 #define SEN_COST_SNAPS		8
 #define SEN_COST_CHUNK		64	/* decisions timed between reschedules */
@@ -399,6 +400,7 @@ struct sen_cost_snap {
 struct sen_cost_bench {
 	struct sen_model *m;
 	unsigned int nr_cpus;
+	unsigned int dom_cpus;		/* CPUs per domain (the last may have fewer) */
 	unsigned int nr_opps;
 	struct sen_cost_snap snap[SEN_COST_SNAPS];
 };
@@ -406,7 +408,7 @@ struct sen_cost_bench {
 static unsigned int sen_cost_dom_cpus(const struct sen_cost_bench *b,
 				      unsigned int i)
 {
-	return min(SEN_COST_DOM_CPUS, b->nr_cpus - i * SEN_COST_DOM_CPUS);
+	return min(b->dom_cpus, b->nr_cpus - i * b->dom_cpus);
 }
 
 static void sen_cost_fill(struct sen_domain *d, const struct sen_cost_kind *k,
@@ -450,12 +452,16 @@ static unsigned long sen_cost_util(struct rnd_state *rs, unsigned long cap)
 	return cap / 2 + v % (cap / 4);
 }
 
-/* A model of @nr_cpus CPUs with @nr_opps OPPs per domain, and snapshots. */
+/*
+ * A model of @nr_cpus CPUs in domains of @dom_cpus with @nr_opps OPPs per
+ * domain, and snapshots.
+ */
 static struct sen_cost_bench *sen_cost_build(struct kunit *test,
 					     unsigned int nr_cpus,
+					     unsigned int dom_cpus,
 					     unsigned int nr_opps)
 {
-	unsigned int nr_dom = DIV_ROUND_UP(nr_cpus, SEN_COST_DOM_CPUS);
+	unsigned int nr_dom = DIV_ROUND_UP(nr_cpus, dom_cpus);
 	struct sen_cost_bench *b;
 	struct rnd_state rs;
 	unsigned int i, cpu;
@@ -465,6 +471,7 @@ static struct sen_cost_bench *sen_cost_build(struct kunit *test,
 	b->m = kunit_kzalloc(test, sen_model_size(nr_dom), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b->m);
 	b->nr_cpus = nr_cpus;
+	b->dom_cpus = dom_cpus;
 	b->nr_opps = nr_opps;
 	/* CPUs are indices into the snapshots: the guest has fewer. */
 	sen_model_init(b->m, nr_dom);
@@ -496,7 +503,7 @@ static struct sen_cost_bench *sen_cost_build(struct kunit *test,
 		KUNIT_ASSERT_NOT_NULL(test, s->util);
 		for (cpu = 0; cpu < nr_cpus; cpu++) {
 			const struct sen_domain *d =
-				&b->m->dom[cpu / SEN_COST_DOM_CPUS];
+				&b->m->dom[cpu / dom_cpus];
 
 			s->util[cpu] = sen_cost_util(&rs,
 						     d->opp[d->nr_opps - 1].cap);
@@ -508,9 +515,9 @@ static struct sen_cost_bench *sen_cost_build(struct kunit *test,
 }
 
 /*
- * The timed part of one decision: per domain a base energy and
- * SEN_COST_CANDS candidate energies, the least delta over all domains.
- * Ties go to the lower CPU, as in the brute force.
+ * The timed part of one decision: per domain a base energy and one energy
+ * per candidate (its first SEN_COST_CANDS CPUs), the least delta over all
+ * domains.  Ties go to the lower CPU, as in the brute force.
  */
 static int sen_cost_decide(const struct sen_cost_bench *b,
 			   const struct sen_cost_snap *s, s64 *best_delta)
@@ -521,18 +528,17 @@ static int sen_cost_decide(const struct sen_cost_bench *b,
 
 	for (i = 0; i < m->nr_domains; i++) {
 		const struct sen_domain *d = &m->dom[i];
-		const unsigned long *util = s->util + i * SEN_COST_DOM_CPUS;
+		const unsigned long *util = s->util + i * b->dom_cpus;
 		u64 base;
 
 		nr = sen_cost_dom_cpus(b, i);
 		base = sen_domain_energy(d, util, nr, -1, 0, s->period_us);
-		for (j = 0; j < SEN_COST_CANDS; j++) {
-			s64 delta = sen_domain_energy(d, util, nr, j % nr,
-						      s->task, s->period_us) -
-				    base;
+		for (j = 0; j < min_t(unsigned int, nr, SEN_COST_CANDS); j++) {
+			s64 delta = sen_domain_energy(d, util, nr, j, s->task,
+						      s->period_us) - base;
 
 			if (best < 0 || delta < *best_delta) {
-				best = i * SEN_COST_DOM_CPUS + j % nr;
+				best = i * b->dom_cpus + j;
 				*best_delta = delta;
 			}
 		}
@@ -582,11 +588,11 @@ static void sen_cost_snap_check(struct kunit *test,
 
 	s->best_cpu = -1;
 	for (cpu = 0; cpu < b->nr_cpus; cpu++) {
-		unsigned int i = cpu / SEN_COST_DOM_CPUS, j;
-		int idx = cpu % SEN_COST_DOM_CPUS;
+		unsigned int i = cpu / b->dom_cpus, j;
+		int idx = cpu % b->dom_cpus;
 		unsigned int nr = sen_cost_dom_cpus(b, i);
 		const struct sen_domain *d = &b->m->dom[i];
-		const unsigned long *util = s->util + i * SEN_COST_DOM_CPUS;
+		const unsigned long *util = s->util + i * b->dom_cpus;
 		u64 without, with, charge = 0;
 
 		for (j = 0; j < d->nr_idle; j++)
@@ -609,7 +615,8 @@ static void sen_cost_snap_check(struct kunit *test,
 	}
 }
 
-static void sen_cost_run(struct kunit *test, unsigned int nr_cpus)
+static void sen_cost_run(struct kunit *test, unsigned int nr_cpus,
+			 unsigned int dom_cpus)
 {
 	static const unsigned int opps[] = { 5, 10, 20 };
 	unsigned int n = max(bench_decisions, 1U), o, i, k, end, wrong;
@@ -619,7 +626,7 @@ static void sen_cost_run(struct kunit *test, unsigned int nr_cpus)
 	int cpu;
 
 	for (o = 0; o < ARRAY_SIZE(opps); o++) {
-		b = sen_cost_build(test, nr_cpus, opps[o]);
+		b = sen_cost_build(test, nr_cpus, dom_cpus, opps[o]);
 		for (i = 0; i < SEN_COST_SNAPS; i++) {
 			sen_cost_snap_check(test, b, &b->snap[i]);
 			cpu = sen_cost_decide(b, &b->snap[i], &delta);
@@ -658,27 +665,37 @@ static void sen_cost_run(struct kunit *test, unsigned int nr_cpus)
 
 static void sen_cost_6_cpus(struct kunit *test)
 {
-	sen_cost_run(test, 6);
+	sen_cost_run(test, 6, SEN_COST_DOM_CPUS);
 }
 
 static void sen_cost_8_cpus(struct kunit *test)
 {
-	sen_cost_run(test, 8);
+	sen_cost_run(test, 8, SEN_COST_DOM_CPUS);
 }
 
 static void sen_cost_16_cpus(struct kunit *test)
 {
-	sen_cost_run(test, 16);
+	sen_cost_run(test, 16, SEN_COST_DOM_CPUS);
 }
 
 static void sen_cost_64_cpus(struct kunit *test)
 {
-	sen_cost_run(test, 64);
+	sen_cost_run(test, 64, SEN_COST_DOM_CPUS);
 }
 
 static void sen_cost_128_cpus(struct kunit *test)
 {
-	sen_cost_run(test, 128);
+	sen_cost_run(test, 128, SEN_COST_DOM_CPUS);
+}
+
+/* A performance domain per CPU. */
+static void sen_cost_per_cpu_domains(struct kunit *test)
+{
+	static const unsigned int cpus[] = { 8, 16, 64, 128 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpus); i++)
+		sen_cost_run(test, cpus[i], 1);
 }
 
 static struct kunit_case sen_cost_cases[] = {
@@ -687,6 +704,7 @@ static struct kunit_case sen_cost_cases[] = {
 	KUNIT_CASE(sen_cost_16_cpus),
 	KUNIT_CASE(sen_cost_64_cpus),
 	KUNIT_CASE(sen_cost_128_cpus),
+	KUNIT_CASE(sen_cost_per_cpu_domains),
 	{}
 };
 
