@@ -287,6 +287,7 @@ struct sen_pick {
 	long roomy_room;		/* with the task, and on the roomiest */
 	int roomy;			/* other CPU: where it fits best */
 	bool prev_fits;
+	u64 now;			/* local_clock() at the start */
 	char *trace;			/* NULL when the event is off */
 	int trace_len;
 };
@@ -332,34 +333,36 @@ static struct sen_tip *sen_domain_tip(const struct sen_domain *d)
 }
 
 /*
- * Is a domain's last observation SEN_TIP_EVAL_NS old?  Its tipping state is
- * shared by every CPU that decides: written at most that often, it is only
- * read on most wakeups.
+ * Is a domain's last observation SEN_TIP_EVAL_NS old at @now?  Its tipping
+ * state is shared by every CPU that decides: written at most that often,
+ * it is only read on most wakeups.
  */
-static bool sen_tip_due(const struct sen_domain *d)
+static bool sen_tip_due(const struct sen_domain *d, u64 now)
 {
-	return (s64)(local_clock() - READ_ONCE(sen_domain_tip(d)->last)) >= SEN_TIP_EVAL_NS;
+	return (s64)(now - READ_ONCE(sen_domain_tip(d)->last)) >= SEN_TIP_EVAL_NS;
 }
 
 /*
- * Feed a domain's tipping point, if due: @util summed over @nr active CPUs
- * whose capacities (at the top OPP) sum to @total, @tasks runnable fair
- * tasks on them.
+ * Feed a domain's tipping point, if due at @now: @util summed over @nr
+ * active CPUs whose capacities (at the top OPP) sum to @total, @tasks
+ * runnable fair tasks on them.
  */
 static void sen_tip_note(const struct sen_domain *d, unsigned long util,
-			 unsigned int nr, unsigned long total, unsigned int tasks)
+			 unsigned int nr, unsigned long total, unsigned int tasks,
+			 u64 now)
 {
 	struct sen_tip *t = sen_domain_tip(d);
 	bool cross;
-	u64 now;
 
-	if (!nr || !sen_tip_due(d) || !raw_spin_trylock(&t->lock))
+	if (!nr || !sen_tip_due(d, now) || !raw_spin_trylock(&t->lock))
 		return;
+	/* Another CPU may have fed it since @now was read. */
+	if (!sen_tip_due(d, now))
+		goto out;
 	if (t->tipped)
 		cross = util * 10 < total * 6 || tasks <= nr;
 	else
 		cross = util * 1280 > total * 1024 && tasks > nr;
-	now = local_clock();
 	/*
 	 * Tipping needs the overload seen without a gap (what happened while
 	 * no one looked is not known); untipping only needs no overload seen.
@@ -378,11 +381,12 @@ static void sen_tip_note(const struct sen_domain *d, unsigned long util,
 				  t->tipped);
 	}
 	WRITE_ONCE(t->last, now);
+out:
 	raw_spin_unlock(&t->lock);
 }
 
-/* Look at a domain now: sum its active CPUs and feed its tipping point. */
-static void sen_tip_observe(const struct sen_domain *d)
+/* Look at a domain at @now: sum its active CPUs, feed its tipping point. */
+static void sen_tip_observe(const struct sen_domain *d, u64 now)
 {
 	unsigned long sum = 0, total = 0;
 	unsigned int n = 0, tasks = 0;
@@ -391,28 +395,28 @@ static void sen_tip_observe(const struct sen_domain *d)
 	if (!d->nr_opps)
 		return;
 	for_each_cpu_and(c, &d->cpus, cpu_active_mask) {
-		sum += sen_cpu_util(c);
+		sum += sen_cpu_util(c, now);
 		total += d->opp[d->nr_opps - 1].cap;
 		tasks += READ_ONCE(cpu_rq(c)->cfs.h_nr_running);
 		n++;
 	}
-	sen_tip_note(d, sum, n, total, tasks);
+	sen_tip_note(d, sum, n, total, tasks, now);
 }
 
 /*
- * Is a domain above its tipping point?  A busy CPU looks at its domain at
- * every tick; a tipped domain nobody has looked at for SEN_TIP_EVAL_NS
- * (its CPUs went idle and stopped ticking, or the host stalled them) is
- * looked at now, so that it untips on time.
+ * Is a domain above its tipping point at @now?  A busy CPU looks at its
+ * domain at every tick; a tipped domain nobody has looked at for
+ * SEN_TIP_EVAL_NS (its CPUs went idle and stopped ticking, or the host
+ * stalled them) is looked at now, so that it untips on time.
  */
-static bool sen_domain_tipped(const struct sen_domain *d)
+static bool sen_domain_tipped(const struct sen_domain *d, u64 now)
 {
 	struct sen_tip *t = sen_domain_tip(d);
 
 	if (!READ_ONCE(t->tipped))
 		return false;
-	if ((s64)(local_clock() - READ_ONCE(t->last)) > SEN_TIP_EVAL_NS)
-		sen_tip_observe(d);
+	if ((s64)(now - READ_ONCE(t->last)) > SEN_TIP_EVAL_NS)
+		sen_tip_observe(d, now);
 	return READ_ONCE(t->tipped);
 }
 
@@ -435,7 +439,7 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 
 		if (!cpu_active(cpu))
 			continue;
-		u = sen_cpu_util(cpu);
+		u = sen_cpu_util(cpu, pk->now);
 		sum += u;
 		total += cap;
 		tasks += READ_ONCE(cpu_rq(cpu)->cfs.h_nr_running);
@@ -479,8 +483,8 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		n++;
 	}
 	*nr = n;
-	sen_tip_note(d, sum, n, total, tasks);
-	if (sen_domain_tipped(d)) {
+	sen_tip_note(d, sum, n, total, tasks, pk->now);
+	if (sen_domain_tipped(d, pk->now)) {
 		if (pk->roomy >= 0 && cpumask_test_cpu(pk->roomy, &d->cpus))
 			pk->roomy = -1;
 		cand[0] = -1;
@@ -500,13 +504,12 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 	unsigned long cap = d->opp[d->nr_opps - 1].cap;
 	int cand[SEN_CANDS_PER_DOM] = { -1, -1, -1, -1, -1 };
 	unsigned int nr, i, j;
-	u64 base;
+	u64 base = U64_MAX;	/* priced with the first candidate */
 
 	if (!sen_snapshot(pk, d, sc, &nr, cand))
 		return false;
 	if (!nr)
 		return true;
-	base = sen_domain_energy(d, sc->util, nr, -1, 0, pk->period_us);
 	for (i = 0; i < SEN_CANDS_PER_DOM; i++) {
 		int c = cand[i];
 		s64 delta;
@@ -524,6 +527,9 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 			;
 		if (j < i)
 			continue;	/* weighed already */
+		if (base == U64_MAX)
+			base = sen_domain_energy(d, sc->util, nr, -1, 0,
+						 pk->period_us);
 		delta = sen_domain_energy(d, sc->util, nr, c, pk->util,
 					  pk->period_us) - base;
 		sen_trace_cand(pk, sc->cpu[c], delta);
@@ -541,12 +547,13 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 	return true;
 }
 
-/* The task's demand, its peak and the period to price it over. */
-static void sen_pick_task(struct sen_pick *pk, struct task_struct *p)
+/* The task's demand, its peak, the period to price it over, the time. */
+static void sen_pick_task(struct sen_pick *pk, struct task_struct *p, u64 now)
 {
 	u64 cycle;
 
 	pk->p = p;
+	pk->now = now;
 	pk->fit_cpu = -1;
 	pk->prev_cap = SCHED_CAPACITY_SCALE;
 	pk->util = sen_task_util(p);	/* SEN_UTIL_NEW for a new task */
@@ -582,6 +589,7 @@ static int sen_pick_weigh(struct sen_pick *pk, const struct sen_model *m,
  * @p:		a fair task on @cpu's runqueue
  * @cpu:	its CPU
  * @target:	the one destination to weigh, or -1 to weigh them all
+ * @now:	local_clock() of the caller's pass (sen_cpu_util())
  * @mv:		filled with the cheapest CPU, what moving there saves and
  *		what the task costs on @cpu, and the candidates weighed
  *
@@ -598,20 +606,21 @@ static int sen_pick_weigh(struct sen_pick *pk, const struct sen_model *m,
  * Return: false if there is no answer: no model, @cpu's domain above its
  * tipping point, or no candidate.
  */
-bool sen_balance_pick(struct task_struct *p, int cpu, int target,
+bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 		      struct sen_move *mv)
 {
 	struct sen_pick pk = {
 		.prev_cpu = cpu, .best_cpu = -1, .prev_delta = S64_MAX,
 		.held_cpu = -1, .target = target, .balance = true,
-		.trace = mv->cand, .roomy = -1,
+		.trace = trace_sen_balance_enabled() ? mv->cand : NULL,
+		.roomy = -1,
 	};
 	const struct sen_model *m;
 	struct sen_scratch *sc;
 	bool ok = false;
 	int why;
 
-	sen_pick_task(&pk, p);
+	sen_pick_task(&pk, p, now);
 	mv->cand[0] = '\0';
 	/* idle_get_state() wants a real RCU read side, not only irqs off. */
 	rcu_read_lock();
@@ -620,7 +629,7 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target,
 	/* Pairs with the release in sen_scratch_alloc(), as above. */
 	if (!m || !smp_load_acquire(&sc->util))
 		goto out;
-	pk.held = sen_task_contrib(p, &pk.held_cpu);
+	pk.held = sen_task_contrib(p, &pk.held_cpu, pk.now);
 	pk.span = cpu_rq(cpu)->rd->span;
 	mv->fit = false;
 	why = sen_pick_weigh(&pk, m, sc);
@@ -638,9 +647,11 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target,
 	if (!pk.prev_fits && pk.fit_cpu >= 0) {
 		mv->dst = pk.fit_cpu;
 		mv->fit = true;
-		pk.trace_len += scnprintf(mv->cand + pk.trace_len,
-					  SEN_CAND_LEN - pk.trace_len, "%sfit:%d",
-					  pk.trace_len ? "," : "", pk.fit_cpu);
+		if (pk.trace)
+			pk.trace_len += scnprintf(mv->cand + pk.trace_len,
+						  SEN_CAND_LEN - pk.trace_len,
+						  "%sfit:%d", pk.trace_len ? "," : "",
+						  pk.fit_cpu);
 		mv->cost = 0;
 		mv->saving = 0;
 		ok = true;
@@ -660,6 +671,7 @@ out:
 /**
  * sen_tip_check() - feed the tipping point of a CPU's domain
  * @cpu:	the CPU
+ * @now:	local_clock() of the caller (the tick's or the pull's)
  *
  * The balancer's tick calls this on every tick of a busy CPU, so that a
  * busy domain is watched even when nothing in it wakes up (tasks that
@@ -669,7 +681,7 @@ out:
  * Context: any; reads the tracker's signals without locks.
  * Return: true if @cpu's domain is above its tipping point.
  */
-bool sen_tip_check(int cpu)
+bool sen_tip_check(int cpu, u64 now)
 {
 	const struct sen_model *m;
 	const struct sen_domain *d;
@@ -679,9 +691,9 @@ bool sen_tip_check(int cpu)
 	m = sen_model_rcu();
 	d = m ? sen_cpu_domain(m, cpu) : NULL;
 	if (d) {
-		if (sen_tip_due(d))	/* not summed again for nothing */
-			sen_tip_observe(d);
-		tipped = sen_domain_tipped(d);
+		if (sen_tip_due(d, now))	/* not summed again for nothing */
+			sen_tip_observe(d, now);
+		tipped = sen_domain_tipped(d, now);
 	}
 	rcu_read_unlock();
 	return tipped;
@@ -708,9 +720,11 @@ bool sen_lb_classic(const struct cpumask *span)
 	m = sen_model_rcu();
 	if (!m)
 		classic = true;
+	/* The clock is read only for a domain that is tipped. */
 	for (i = 0; m && i < m->nr_domains && !classic; i++)
 		classic = cpumask_intersects(&m->dom[i].cpus, span) &&
-			  sen_domain_tipped(&m->dom[i]);
+			  READ_ONCE(sen_domain_tip(&m->dom[i])->tipped) &&
+			  sen_domain_tipped(&m->dom[i], local_clock());
 	rcu_read_unlock();
 	return classic;
 }
@@ -753,7 +767,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	struct sen_scratch *sc;
 	int kind = sen_kind(wake_flags), why, cpu = -1;
 
-	sen_pick_task(&pk, p);
+	sen_pick_task(&pk, p, local_clock());
 	if (trace_sen_decision_enabled()) {
 		trace[0] = '\0';
 		pk.trace = trace;
@@ -767,7 +781,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 		why = SEN_WHY_NOMODEL;
 		goto out;
 	}
-	pk.held = sen_task_contrib(p, &pk.held_cpu);
+	pk.held = sen_task_contrib(p, &pk.held_cpu, pk.now);
 	pk.span = this_rq()->rd->span;
 	why = sen_pick_weigh(&pk, m, sc);
 	if (why != SEN_WHY_ENERGY)
@@ -934,7 +948,8 @@ static int sen_policy_show(struct seq_file *m, void *unused)
 
 		seq_printf(m, "domain%d: cpus=%*pbl tipped=%d flips=%lu\n", i,
 			   cpumask_pr_args(&model->dom[i].cpus),
-			   sen_domain_tipped(&model->dom[i]), READ_ONCE(t->flips));
+			   sen_domain_tipped(&model->dom[i], local_clock()),
+			   READ_ONCE(t->flips));
 	}
 	rcu_read_unlock();
 	return 0;

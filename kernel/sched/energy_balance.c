@@ -241,7 +241,7 @@ void sen_balance_tick(struct rq *rq)
 	struct rq_flags rf;
 	u64 now = local_clock();
 
-	if (sen_tip_check(cpu) || (s64)(now - w->next) < 0 ||
+	if (sen_tip_check(cpu, now) || (s64)(now - w->next) < 0 ||
 	    READ_ONCE(w->busy) || !READ_ONCE(rq->cfs.h_nr_running))
 		return;
 	w->next = now + SEN_BALANCE_NS;
@@ -250,7 +250,7 @@ void sen_balance_tick(struct rq *rq)
 	list_for_each_entry_reverse(p, &rq->cfs_tasks, se.group_node) {
 		if (++n > SEN_BALANCE_SCAN)
 			break;
-		if (!sen_movable(p) || !sen_balance_pick(p, cpu, -1, &mv) ||
+		if (!sen_movable(p) || !sen_balance_pick(p, cpu, -1, now, &mv) ||
 		    !sen_worth(&mv, p, cpu, now))
 			continue;
 		if (!best || (mv.fit && !w->mv.fit) ||
@@ -311,7 +311,7 @@ int sen_balance_newidle(struct rq *this_rq)
 	struct rq_flags rf;
 	u64 now = local_clock();
 
-	if (sen_tip_check(this_cpu))
+	if (sen_tip_check(this_cpu, now))
 		return 0;
 	for_each_cpu(cpu, this_rq->rd->span) {
 		struct rq *src = cpu_rq(cpu);
@@ -325,7 +325,7 @@ int sen_balance_newidle(struct rq *this_rq)
 			if (++n > SEN_BALANCE_SCAN)
 				break;
 			if (!sen_can_move(src, p, this_cpu) ||
-			    !sen_balance_pick(p, cpu, this_cpu, &mv) ||
+			    !sen_balance_pick(p, cpu, this_cpu, now, &mv) ||
 			    !sen_worth(&mv, p, cpu, now))
 				continue;
 			update_rq_clock(src);

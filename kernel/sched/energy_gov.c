@@ -40,6 +40,7 @@
 #include <linux/cpufreq.h>
 #include <linux/irq_work.h>
 #include <linux/kthread.h>
+#include <linux/sched/clock.h>
 #include <linux/sched/cpufreq.h>
 #include <linux/sched/cputime.h>
 #include <linux/sched/energy.h>
@@ -82,14 +83,15 @@ static DEFINE_PER_CPU(struct sen_gov_cpu, sen_gov_cpu);
 /**
  * sen_gov_cpu_need() - the capacity a CPU needs for the next period
  * @cpu:	the CPU
+ * @now:	local_clock() of this update (sen_cpu_fair_util())
  *
  * Return: its fair demand with the tracker's headroom, plus RT, DL
  * bandwidth and IRQ, clamped by uclamp; the CPU's capacity when an RT
  * task is runnable (without uclamp) or the CPU has no idle time.
  */
-static unsigned long sen_gov_cpu_need(int cpu)
+static unsigned long sen_gov_cpu_need(int cpu, u64 now)
 {
-	unsigned long fair = sen_cpu_fair_util(cpu);
+	unsigned long fair = sen_cpu_fair_util(cpu, now);
 
 	return effective_cpu_util(cpu, sen_util_headroom(fair, sen_cpu_spread(cpu)),
 				  FREQUENCY_UTIL, NULL);
@@ -103,12 +105,13 @@ static unsigned int sen_gov_pick(struct sen_gov_policy *gp, unsigned long *need,
 	const struct sen_domain *d = NULL;
 	const struct sen_model *m;
 	unsigned long max_need = 0, cap, n;
+	u64 now = local_clock();
 	unsigned int freq;
 	int cpu;
 
 	*needy = policy->cpu;
 	for_each_cpu(cpu, policy->cpus) {
-		n = sen_gov_cpu_need(cpu);
+		n = sen_gov_cpu_need(cpu, now);
 		if (n > max_need) {
 			max_need = n;
 			*needy = cpu;

@@ -914,34 +914,38 @@ unsigned long sen_task_fit_util(struct task_struct *p, int cpu)
 /**
  * sen_cpu_util() - a CPU's utilization
  * @cpu: the CPU
+ * @now: local_clock() when the caller started looking (one reading for a
+ *	 whole decision: every CPU is judged at the same instant, and the
+ *	 clock is read once, not once per CPU)
  *
  * Lockless; a snapshot.
  *
  * Return: the demands of its runnable fair tasks and of those that slept
- * on it recently, plus RT, deadline and IRQ pressure, in capacity units
- * (not capped at the CPU's capacity).
+ * on it less than their hold before @now, plus RT, deadline and IRQ
+ * pressure, in capacity units (not capped at the CPU's capacity).
  */
-unsigned long sen_cpu_util(int cpu)
+unsigned long sen_cpu_util(int cpu, u64 now)
 {
 	struct rq *rq = cpu_rq(cpu);
 
-	return sen_cpu_fair_util(cpu) + cpu_util_rt(rq) + cpu_util_dl(rq) +
+	return sen_cpu_fair_util(cpu, now) + cpu_util_rt(rq) + cpu_util_dl(rq) +
 	       cpu_util_irq(rq);
 }
 
 /**
  * sen_cpu_fair_util() - a CPU's fair utilization
  * @cpu: the CPU
+ * @now: local_clock() when the caller started looking (sen_cpu_util())
  *
  * Lockless; a snapshot.
  *
  * Return: the demands of its runnable fair tasks and of those that slept
- * on it recently, in capacity units.
+ * on it less than their hold before @now, in capacity units.
  */
-unsigned long sen_cpu_fair_util(int cpu)
+unsigned long sen_cpu_fair_util(int cpu, u64 now)
 {
 	return READ_ONCE(per_cpu(sen_util_pcpu, cpu).runnable) +
-	       sen_util_held(cpu, local_clock());
+	       sen_util_held(cpu, now);
 }
 
 /**
@@ -961,6 +965,7 @@ unsigned long sen_cpu_spread(int cpu)
  * sen_task_contrib() - what a task adds to a CPU's utilization now
  * @p:		the task: waking (its pi_lock held) or current
  * @cpu:	receives the CPU that counts it, -1 for none
+ * @now:	local_clock(), as for sen_cpu_util()
  *
  * A placement decision takes this off the CPU before weighing where the
  * task goes, so that the task does not compete with itself.
@@ -968,7 +973,7 @@ unsigned long sen_cpu_spread(int cpu)
  * Return: the contribution, 0 when none (a hold that expired counts
  * nothing either).
  */
-unsigned long sen_task_contrib(struct task_struct *p, int *cpu)
+unsigned long sen_task_contrib(struct task_struct *p, int *cpu, u64 now)
 {
 	const struct sen_task_util *u = &p->sen_util;
 	int c = READ_ONCE(u->contrib_cpu);
@@ -983,7 +988,7 @@ unsigned long sen_task_contrib(struct task_struct *p, int *cpu)
 	}
 	s = &per_cpu_ptr(&sen_util_pcpu, c)->slot[u->hold_slot];
 	if (atomic_read_acquire(&s->token) != u->hold_token ||
-	    READ_ONCE(s->expires) <= local_clock())
+	    READ_ONCE(s->expires) <= now)
 		return 0;
 	*cpu = c;
 	return READ_ONCE(s->contrib);
@@ -1003,7 +1008,7 @@ void sen_util_proc_show(struct task_struct *p, struct seq_file *m)
 	unsigned long contrib;
 	int cpu;
 
-	contrib = sen_task_contrib(p, &cpu);
+	contrib = sen_task_contrib(p, &cpu, local_clock());
 	seq_printf(m, "%-45s:%21u\n", "sen.util.demand", u->demand);
 	seq_printf(m, "%-45s:%21u\n", "sen.util.spread", u->spread);
 	seq_printf(m, "%-45s:%21lu\n", "sen.util.contrib", contrib);

@@ -231,8 +231,8 @@ struct dentry *sen_debugfs_dir(void);
 unsigned long sen_task_util(struct task_struct *p);
 unsigned long sen_task_settled(struct task_struct *p, unsigned long demand);
 unsigned long sen_task_fit_util(struct task_struct *p, int cpu);
-unsigned long sen_cpu_util(int cpu);
-unsigned long sen_cpu_fair_util(int cpu);
+unsigned long sen_cpu_util(int cpu, u64 now);
+unsigned long sen_cpu_fair_util(int cpu, u64 now);
 unsigned long sen_cpu_spread(int cpu);
 
 /**
@@ -319,7 +319,7 @@ static inline void sen_util_tick(struct rq *rq, struct task_struct *curr)
 		__sen_util_tick(rq, curr);
 }
 
-unsigned long sen_task_contrib(struct task_struct *p, int *cpu);
+unsigned long sen_task_contrib(struct task_struct *p, int *cpu, u64 now);
 
 /*
  * Energy estimation and placement (kernel/sched/energy.c).  Energies are
@@ -356,7 +356,9 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
  * @cost:	energy the task costs where it is
  * @fit:	the task no longer fits where it is: @dst has more room
  *		for it, whatever the energy (@saving and @cost are 0)
- * @cand:	the weighed candidates, as the decision trace lists them
+ * @cand:	the weighed candidates, as the decision trace lists them;
+ *		written only while the sched_energy:sen_balance event is on
+ *		(formatting them cost more than weighing them), else ""
  */
 struct sen_move {
 	int dst;
@@ -366,9 +368,9 @@ struct sen_move {
 	char cand[SEN_CAND_LEN];
 };
 
-bool sen_balance_pick(struct task_struct *p, int cpu, int target,
+bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 		      struct sen_move *mv);
-bool sen_tip_check(int cpu);
+bool sen_tip_check(int cpu, u64 now);
 bool sen_lb_classic(const struct cpumask *span);
 void sen_balance_tick(struct rq *rq);
 int sen_balance_newidle(struct rq *this_rq);
