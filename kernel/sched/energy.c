@@ -298,12 +298,20 @@ static bool sen_fits(unsigned long util, unsigned long cap)
 	return util * 1280 < cap * 1024;
 }
 
+/* Room to stay: SEN_STAY_PCT% of the capacity. */
+static bool sen_fits_stay(unsigned long util, unsigned long cap)
+{
+	return util * 100 < cap * SEN_STAY_PCT;
+}
+
 /*
  * Does the task fit @cpu, of capacity @cap, whose utilization without it
  * is @util?  Thresholds differ with the direction, so that a task near
  * one is not moved back and forth across it:
- *  - to stay on prev_cpu, its settled demand must fit (sen_task_settled():
- *    one long activation does not make it leave);
+ *  - to stay on prev_cpu, its settled demand must fit in SEN_STAY_PCT% of
+ *    the capacity (sen_task_settled(): one long activation does not make
+ *    it leave; the band above 80%: a demand that wobbles around 80% does
+ *    not either);
  *  - to go to a CPU smaller than its own, its peak (demand plus the
  *    spread of its recent samples): a task that only just fits a small
  *    CPU by its mean would stop fitting at its next long activation;
@@ -313,7 +321,7 @@ static bool sen_pick_fits(const struct sen_pick *pk, int cpu,
 			  unsigned long util, unsigned long cap)
 {
 	if (cpu == pk->prev_cpu)
-		return sen_fits(util + pk->settled, cap);
+		return sen_fits_stay(util + pk->settled, cap);
 	return sen_fits(util + (cap < pk->prev_cap ? pk->peak : pk->util), cap);
 }
 

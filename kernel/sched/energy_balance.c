@@ -37,11 +37,12 @@
  * estimates closer than that do not bounce a task between two CPUs.  A
  * task the balancer moved is not moved again for energy for
  * SEN_BALANCE_STAY_NS (for capacity it may be); moves down to a smaller
- * CPU must fit its peak, moves up only its demand, and a task leaves its
- * CPU for room only when its settled demand no longer fits there
- * (sen_pick_fits()): without those bands a task near a CPU's capacity
- * went away for room at one long activation and came back for energy
- * every few ticks.
+ * CPU must fit its peak in 80% of its capacity, moves up only its demand,
+ * and a task leaves its CPU for room only when its settled demand no
+ * longer fits in SEN_STAY_PCT% there (sen_pick_fits()): without those
+ * bands a task near a CPU's capacity went away for room at one long
+ * activation, or at a demand wobbling around 80%, and came back for
+ * energy every few ticks.
  *
  * Cost: one tipping-point check (a sum over the domain's CPUs) and at
  * most SEN_BALANCE_SCAN decisions (each linear in CPUs + OPPs per domain)

@@ -893,22 +893,27 @@ unsigned long sen_task_settled(struct task_struct *p, unsigned long demand)
  * @p:		the task
  * @cpu:	the CPU
  *
- * On its own CPU a task is judged by its settled demand, anywhere else by
- * its demand, as the energy-aware moves judge staying on prev_cpu
- * (sen_pick_fits(); it also asks a smaller CPU to hold the task's peak,
- * which this does not).  For
- * fair.c's task_fits_cpu() and so misfit detection: one long activation
- * does not make the classic balancer move a task up that the energy-aware
- * balancer would keep where it is.
+ * On its own CPU a task is judged by its settled demand against
+ * SEN_STAY_PCT% of the capacity, anywhere else by its demand against 80%,
+ * as the energy-aware moves judge staying on prev_cpu (sen_pick_fits();
+ * it also asks a smaller CPU to hold the task's peak, which this does
+ * not).  For fair.c's task_fits_cpu() and so misfit detection, whose test
+ * is fits_capacity()'s 80%: the settled demand is scaled by
+ * 80 / SEN_STAY_PCT so that the test is the stay band.  So neither one
+ * long activation nor a demand between 80% and SEN_STAY_PCT% makes the
+ * classic balancer move a task up that the energy-aware balancer would
+ * keep where it is.
  *
  * Context: as sen_task_settled().
- * Return: the demand, capacity units.
+ * Return: the demand, capacity units (scaled on @p's own CPU).
  */
 unsigned long sen_task_fit_util(struct task_struct *p, int cpu)
 {
 	unsigned long demand = sen_task_util(p);
 
-	return cpu == task_cpu(p) ? sen_task_settled(p, demand) : demand;
+	if (cpu != task_cpu(p))
+		return demand;
+	return sen_task_settled(p, demand) * 80 / SEN_STAY_PCT;
 }
 
 /**

@@ -146,6 +146,41 @@ static void sen_util_settled_needs_two_samples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, 0, 128), 128U);
 }
 
+/*
+ * fair.c's misfit test (fits_capacity(): 80%) on sen_task_fit_util() is
+ * the stay band on the task's own CPU: a task settled at 85% of a LITTLE
+ * CPU (capacity 446) fits there, one at 92% does not; on any other CPU
+ * the same 85% does not fit (80% to go there).  A task with one long
+ * activation in four (380, 380, 380, 446) is judged by its settled 380,
+ * not by its demand, 446.
+ */
+static void sen_util_fit_util_stay_band(struct kunit *test)
+{
+	struct task_struct *p = kunit_kzalloc(test, sizeof(*p), GFP_KERNEL);
+	const unsigned long cap = 446;
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, p);
+	task_thread_info(p)->cpu = 1;
+	p->sen_util.nr_hist = SEN_UTIL_HIST;
+	for (i = 0; i < SEN_UTIL_HIST; i++)
+		p->sen_util.hist[i] = cap * 85 / 100;		/* 379 */
+	p->sen_util.demand = cap * 85 / 100;
+	KUNIT_EXPECT_LT(test, sen_task_fit_util(p, 1) * 1280, cap * 1024);
+	KUNIT_EXPECT_GE(test, sen_task_fit_util(p, 2) * 1280, cap * 1024);
+	for (i = 0; i < SEN_UTIL_HIST; i++)
+		p->sen_util.hist[i] = cap * 92 / 100;		/* 410 */
+	p->sen_util.demand = cap * 92 / 100;
+	KUNIT_EXPECT_GE(test, sen_task_fit_util(p, 1) * 1280, cap * 1024);
+	for (i = 0; i < SEN_UTIL_HIST; i++)
+		p->sen_util.hist[i] = 380;
+	p->sen_util.hist[3] = 446;
+	p->sen_util.demand = sen_util_demand(p->sen_util.hist, SEN_UTIL_HIST, 446);
+	KUNIT_EXPECT_EQ(test, p->sen_util.demand, 446U);
+	KUNIT_EXPECT_EQ(test, sen_task_settled(p, 446), 396UL);
+	KUNIT_EXPECT_LT(test, sen_task_fit_util(p, 1) * 1280, cap * 1024);
+}
+
 static void sen_util_estimate_in_cycle(struct kunit *test)
 {
 	/* 10% -> 70% at a 16 ms period: known when the 11.2 ms burst ends. */
@@ -289,6 +324,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_demand_steps),
 	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_settled_needs_two_samples),
+	KUNIT_CASE(sen_util_fit_util_stay_band),
 	KUNIT_CASE(sen_util_estimate_in_cycle),
 	KUNIT_CASE(sen_util_hold_bounds),
 	KUNIT_CASE(sen_util_roll_when_due),
