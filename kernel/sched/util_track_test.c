@@ -151,8 +151,8 @@ static void sen_util_settled_needs_two_samples(struct kunit *test)
  * the stay band on the task's own CPU: a task settled at 85% of a LITTLE
  * CPU (capacity 446) fits there, one at 92% does not; on any other CPU
  * the same 85% does not fit (80% to go there).  A task with one long
- * activation in four (380, 380, 380, 446) is judged by its settled 380,
- * not by its demand, 446.
+ * activation in four (380, 380, 380, 446) is judged by its settled
+ * demand, the mean 396, not by its demand, 446.
  */
 static void sen_util_fit_util_stay_band(struct kunit *test)
 {
