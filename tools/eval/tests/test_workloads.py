@@ -36,10 +36,11 @@ class Workloads(unittest.TestCase):
     def test_example(self):
         w = self.load("mp3")
         task = w["tasks"]["Tm"]
-        self.assertEqual(list(task), ["loop", "run", "resume", "run1", "suspend"])
-        # Repeated run keys keep their values; a bare suspend suspends its
-        # own thread.
-        self.assertEqual((task["run"], task["run1"]), (275, 4725))
+        # Repeated run keys keep their values and their order, as runtime
+        # events (CPU time, scripts/build-rtapp); a bare suspend suspends
+        # its own thread.
+        self.assertEqual(list(task), ["loop", "runtime", "resume", "runtime1", "suspend"])
+        self.assertEqual((task["runtime"], task["runtime1"]), (275, 4725))
         self.assertEqual(task["suspend"], "Tm")
         # Fixed calibration, phase markers on.
         self.assertEqual(w["global"]["calibration"], 100)
@@ -50,9 +51,10 @@ class Workloads(unittest.TestCase):
         # A warm-up phase (the first step's 5%, 1 s) and 14 steps of 5% to
         # 70% of 16 ms (16000 * d / 100 = 160 d us), 0.5 s = 31 loops each.
         self.assertEqual(len(ph), 15)
-        self.assertEqual([p["run"] for p in ph.values()],
+        self.assertEqual([p["runtime"] for p in ph.values()],
                          [800] + [160 * d for d in range(5, 71, 5)])
         self.assertTrue(all(p["loop"] == 31 for p in list(ph.values())[1:]))
+        self.assertFalse(any("run" in p for p in ph.values()))
         with open(os.path.join(self.out, "EnergyModelWakeMigration.json")) as f:
             self.assertIn('"instance": NBIG', f.read())
 
