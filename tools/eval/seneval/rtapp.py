@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """rt-app: its logs and trace markers, and the evaluation's workloads.
 
-rt-app (Debian's, with "ftrace": true) writes to trace_marker, from each
+rt-app (Debian's 1.0, rebuilt by scripts/build-rtapp so that "runtime"
+counts CPU time; with "ftrace": true) writes to trace_marker, from each
 thread of index IDX:
 
   "[IDX] starts"                            once, as the thread starts
@@ -38,12 +39,14 @@ Energy, work, work factors, slack and migrations are all taken over it.
 
 Work factor of a thread (work_factors()): its configured work done in the
 window (the c_duration of its activations that start in it) over its
-traced running time in the window.  rt-app's "run" events do a fixed
-amount of work (the calibrated loops), whatever the emulation's speed; the
-trace shows longer running times when the two host cores are shared by
-more busy vCPUs than they can run, so counting the running time times
-this factor counts the thread's work, not the host's contention.  Clamped
-to [0.05, 1.5].
+traced running time in the window.  The workloads' "runtime" events run
+for so much of the thread's CPU time, so the factor is about 1 (the few
+events shorter than rt-app's 32 us work chunk overshoot); with "run"
+events (a fixed number of calibrated loops, the workloads before
+0a2053a) the trace shows longer running times when the host is slow or
+its two cores are shared by more busy vCPUs than they can run, and
+counting the running time times this factor counts the thread's work,
+not the host's speed.  Clamped to [0.05, 1.5].
 
 Slack (LISA's test_slack): an activation with a timer missed its deadline
 when its slack is negative; a task passes when at most SLACK_PCT % of its
