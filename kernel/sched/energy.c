@@ -292,10 +292,10 @@ struct sen_pick {
 	int trace_len;
 };
 
+/* Room to grow: SEN_FIT_PCT% of the capacity, as fits_capacity(). */
 static bool sen_fits(unsigned long util, unsigned long cap)
 {
-	/* 80% of the capacity, as fits_capacity(): room to grow. */
-	return util * 1280 < cap * 1024;
+	return util * 100 < cap * SEN_FIT_PCT;
 }
 
 /* Room to stay: SEN_STAY_PCT% of the capacity. */

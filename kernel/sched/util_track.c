@@ -894,15 +894,15 @@ unsigned long sen_task_settled(struct task_struct *p, unsigned long demand)
  * @cpu:	the CPU
  *
  * On its own CPU a task is judged by its settled demand against
- * SEN_STAY_PCT% of the capacity, anywhere else by its demand against 80%,
- * as the energy-aware moves judge staying on prev_cpu (sen_pick_fits();
- * it also asks a smaller CPU to hold the task's peak, which this does
- * not).  For fair.c's task_fits_cpu() and so misfit detection, whose test
- * is fits_capacity()'s 80%: the settled demand is scaled by
- * 80 / SEN_STAY_PCT so that the test is the stay band.  So neither one
- * long activation nor a demand between 80% and SEN_STAY_PCT% makes the
- * classic balancer move a task up that the energy-aware balancer would
- * keep where it is.
+ * SEN_STAY_PCT% of the capacity, anywhere else by its demand against
+ * SEN_FIT_PCT%, as the energy-aware moves judge staying on prev_cpu
+ * (sen_pick_fits(); it also asks a smaller CPU to hold the task's peak,
+ * which this does not).  For fair.c's task_fits_cpu() and so misfit
+ * detection, whose test is fits_capacity()'s 80% (SEN_FIT_PCT): the
+ * settled demand is scaled by SEN_FIT_PCT / SEN_STAY_PCT so that the test
+ * is the stay band.  So neither one long activation nor a demand between
+ * the two makes the classic balancer move a task up that the energy-aware
+ * balancer would keep where it is.
  *
  * Context: as sen_task_settled().
  * Return: the demand, capacity units (scaled on @p's own CPU).
@@ -913,7 +913,7 @@ unsigned long sen_task_fit_util(struct task_struct *p, int cpu)
 
 	if (cpu != task_cpu(p))
 		return demand;
-	return sen_task_settled(p, demand) * 80 / SEN_STAY_PCT;
+	return sen_task_settled(p, demand) * SEN_FIT_PCT / SEN_STAY_PCT;
 }
 
 /**

@@ -228,11 +228,13 @@ struct dentry *sen_debugfs_dir(void);
 /* Demand a decision assumes for a task with no sample and no estimate yet. */
 #define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
 /*
- * A task goes to a CPU where it fits in 80% of the capacity (as
- * fits_capacity()), and stays on its CPU while its settled demand fits in
- * SEN_STAY_PCT%: the band between keeps a task near the threshold from
- * going away for room and coming back for energy (sen_pick_fits()).
+ * A task goes to a CPU where it fits in SEN_FIT_PCT% of the capacity
+ * (fits_capacity()'s margin), and stays on its CPU while its settled
+ * demand fits in SEN_STAY_PCT%: the band between keeps a task near the
+ * threshold from going away for room and coming back for energy
+ * (sen_pick_fits()).
  */
+#define SEN_FIT_PCT		80
 #define SEN_STAY_PCT		90
 
 unsigned long sen_task_util(struct task_struct *p);
