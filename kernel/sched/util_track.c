@@ -300,6 +300,37 @@ u64 sen_util_hold_ns(u64 last_cycle)
 }
 
 /**
+ * sen_util_typical_span() - a task's typical span, one more span seen
+ * @spans:	the two spans before @span, newest first, in units of
+ *		2^SEN_UTIL_SPAN_SHIFT ns, 0 for none; updated
+ * @span:	the span that just ended, ns
+ *
+ * A span is not always one period: a burst that overran its period (it
+ * waited for a CPU, or its vCPU was not run) starts the next activation
+ * without a sleep, and the span covers two.  A moving average took such
+ * a span in, and for several spans after it divided one period's work by
+ * a longer typical span (a 16 ms task at 80% read 55-65% after one).  The
+ * median of the last three spans ignores one such span, follows a real
+ * change of period after two, and still sees through a late wakeup: the
+ * span after it is shorter by as much, and is divided by the typical one.
+ *
+ * Return: the median of @span and the two before it (@span itself when
+ * there are none).
+ */
+u64 sen_util_typical_span(u32 *spans, u64 span)
+{
+	u32 c = min_t(u64, span >> SEN_UTIL_SPAN_SHIFT, U32_MAX);
+	u32 a = spans[0] ? spans[0] : c;
+	u32 b = spans[0] ? spans[1] : c;
+	u32 med;
+
+	spans[1] = a;
+	spans[0] = c;
+	med = max(min(a, b), min(max(a, b), c));
+	return med == c ? span : (u64)med << SEN_UTIL_SPAN_SHIFT;
+}
+
+/**
  * sen_util_roll_due() - should the tick close a span without a wakeup
  * @span:	wall time since the span began
  * @last_cycle:	typical span length, 0 if none
@@ -761,16 +792,11 @@ void __sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 		 * L shorter, while the work per period stays the same:
 		 * dividing by at least the typical span keeps that jitter
 		 * from reading as a busier task.  A period that really
-		 * shortens is believed as the typical span follows it,
-		 * within a few spans.
+		 * shortens is believed once the typical span follows it,
+		 * two spans later (sen_util_typical_span()).
 		 */
 		sample = sen_util_ratio(u->busy, max(cycle, u->last_cycle));
-		/*
-		 * The typical span: a moving average, so that one late
-		 * wakeup does not make the next estimate jump.
-		 */
-		u->last_cycle = u->last_cycle ?
-				(3 * u->last_cycle + cycle) / 4 : cycle;
+		u->last_cycle = sen_util_typical_span(u->spans, cycle);
 		sen_util_close(p, cpu, now, sample, SEN_UTIL_EV_WAKEUP);
 	} else if (!u->cycle_start) {
 		u->cycle_start = now;

@@ -3,8 +3,9 @@
  * KUnit tests for the arithmetic of the sched-energy utilization tracker
  * (kernel/sched/util_track.c): invariance scaling, cycle samples at the
  * extremes, the demand rule through steps up and down, the estimate of a
- * cycle in progress, hold times, and a periodic task's cycles replayed
- * through the same functions the scheduler hooks use.
+ * cycle in progress, hold times, the typical span through an overrun
+ * and a late wakeup, and a periodic task's cycles replayed through the
+ * same functions the scheduler hooks use.
  */
 #include <kunit/test.h>
 #include <linux/sched.h>
@@ -309,6 +310,56 @@ static void sen_util_periodic_replay(struct kunit *test)
 	}
 }
 
+/*
+ * The typical span, replayed as the wakeup hook uses it: an 80% task of a
+ * 16 ms period whose burst once overran (a span of two periods with two
+ * bursts), then woke 2 ms late once (spans of 18 and 14 ms).  Every span
+ * reads 80% but the late one, which reads its 12.8 ms over 18; the span
+ * after it is not taken for a busier one.  A moving average of the spans
+ * read 64% after the overrun.
+ */
+static void sen_util_typical_span_replay(struct kunit *test)
+{
+	static const unsigned int spans_ms[] = {
+		16, 16, 16, 32, 16, 16, 16, 18, 14, 16, 16,
+	};
+	u64 burst = 12800 * NSEC_PER_USEC, last = 0, span, busy;
+	u32 spans[2] = { 0 };
+	unsigned int i, sample, want;
+
+	for (i = 0; i < ARRAY_SIZE(spans_ms); i++) {
+		span = spans_ms[i] * MS;
+		busy = burst * DIV_ROUND_CLOSEST(spans_ms[i], 16);
+		sample = sen_util_ratio(busy, max(span, last));
+		want = spans_ms[i] == 18 ? 728 : 819;
+		KUNIT_EXPECT_GE_MSG(test, sample, want - 1, "span %u", i);
+		KUNIT_EXPECT_LE_MSG(test, sample, want + 1, "span %u", i);
+		last = sen_util_typical_span(spans, span);
+		KUNIT_EXPECT_EQ_MSG(test, last, 16 * MS, "span %u", i);
+	}
+}
+
+/*
+ * A real change of period is followed after two spans, up or down; one
+ * sleep of hours is not typical, two are (the spans saturate).  Spans in
+ * multiples of 16 ms are exact in the stored unit.
+ */
+static void sen_util_typical_span_follows(struct kunit *test)
+{
+	u64 hours = 2 * 3600ULL * 1000 * MS;
+	u32 spans[2] = { 0 };
+
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, 16 * MS), 16 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, 16 * MS), 16 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, 48 * MS), 16 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, 48 * MS), 48 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, 32 * MS), 48 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, 32 * MS), 32 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, hours), 32 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_typical_span(spans, hours), hours);
+	KUNIT_EXPECT_EQ(test, spans[0], U32_MAX);
+}
+
 /* 64 CPUs full of held and runnable maximal demands fit an unsigned long. */
 static void sen_util_sums_fit(struct kunit *test)
 {
@@ -331,6 +382,8 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_roll_replay),
 	KUNIT_CASE(sen_util_growth),
 	KUNIT_CASE(sen_util_periodic_replay),
+	KUNIT_CASE(sen_util_typical_span_replay),
+	KUNIT_CASE(sen_util_typical_span_follows),
 	KUNIT_CASE(sen_util_sums_fit),
 	{}
 };

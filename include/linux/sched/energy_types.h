@@ -14,6 +14,8 @@
 
 /* Samples a task's demand is computed from. */
 #define SEN_UTIL_HIST	4
+/* Unit of struct sen_task_util's @spans: about a microsecond. */
+#define SEN_UTIL_SPAN_SHIFT	10
 
 /**
  * struct sen_task_util - utilization tracking state of one task
@@ -24,8 +26,10 @@
  * @busy:		invariant running time since @cycle_start, in ns of
  *			work at full capacity
  * @last_cycle:		typical length of a span (whole wakeup-to-wakeup
- *			cycles, at least one window): moving average, 1/4
- *			weight to the newest
+ *			cycles, at least one window): the median of the last
+ *			three (sen_util_typical_span())
+ * @spans:		the two spans before the newest, in units of
+ *			2^SEN_UTIL_SPAN_SHIFT ns, newest first
  * @hist:		the last samples (busy / span, capacity units)
  * @demand:		the task's demand, capacity units
  * @spread:		uncertainty of @demand: how far the second largest of
@@ -51,6 +55,7 @@ struct sen_task_util {
 	u64	run_start;
 	u64	busy;
 	u64	last_cycle;
+	u32	spans[2];
 	u16	hist[SEN_UTIL_HIST];
 	u16	demand;
 	u16	spread;
