@@ -226,13 +226,14 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
     # Per workload.
     hdr = (f"{'workload':<25}{'mode':<6}{'n':>3} {'energy/' + REF:>17} {'verdict':<8}"
            f"{'per work/' + REF:>17} {'verdict':<8}"
-           f"{'mJ':>7} {'LISA est/opt':>12} {'pass':>5} {'late %':>6} {'neg slack%':>10}"
+           f"{'mJ':>7} {'LISA':>5} {'traced':>6} {'pass':>5} {'late %':>6} {'neg slack%':>10}"
            f" {'migr':>5} {'work s':>6} {'stall ms':>8} {'kthr':>6}")
     out("energy: modelled from the trace (median mJ over the measured window); energy/" + REF
         + ": the same over equal time (mean power), median of per-round ratios [95% interval] "
         "and verdict; per work: the same for energy per second of rt-app "
         "work done; LISA: placement estimate / exhaustive optimum "
-        "(median) and rounds passing; late: worst task's share of activations late on the "
+        "(median) and rounds passing; traced: the same with each task's utilization as it ran "
+        "(rt-app's own work included; median); late: worst task's share of activations late on the "
         "real board as modelled (run time at the capacities and OPPs it got > period; "
         "median); neg slack: the same from rt-app's own slack on the host (median); work: "
         "rt-app's configured run time done; stall: host stall time per run (median); kthr: "
@@ -255,6 +256,8 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
                  "per_work_vs_ref": _clean(cw) if cw else None,
                  "lisa_ratio": [x["ratio"] for x in lisa],
                  "lisa_pass": [x["pass"] for x in lisa],
+                 "lisa_traced_ratio": [x["traced_ratio"] for x in lisa
+                                       if x.get("traced_ratio") is not None],
                  "model_late_worst_pct": [100 * r["model_late_worst"] for r in kept
                                           if r.get("model_late_worst") is not None],
                  "model_slack_pass": [r["model_slack_pass"] for r in kept
@@ -266,7 +269,8 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
             lp = f"{sum(s['lisa_pass'])}/{len(lisa)}" if lisa else "-"
             out(f"{w:<25}{m:<6}{len(kept):>3} {stats.fmt(c) if c else '(reference)':>17} "
                 f"{_short(c):<8}{stats.fmt(cw) if cw else '':>17} {_short(cw):<8}"
-                f"{_median(s['energy_mj']):>7} {_median(s['lisa_ratio'], 2):>12} {lp:>5} "
+                f"{_median(s['energy_mj']):>7} {_median(s['lisa_ratio'], 2):>5} "
+                f"{_median(s['lisa_traced_ratio'], 2):>6} {lp:>5} "
                 f"{_median(s['model_late_worst_pct'], 1):>6} "
                 f"{_median(s['slack_neg_worst_pct'], 1):>10} "
                 f"{_median([r['migrations'] for r in kept]):>5} "

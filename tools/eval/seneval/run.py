@@ -71,6 +71,9 @@ def analyse_run(doms, wl, path, cache):
          "model_ratio_median": {k: v["ratio_median"] for k, v in late["tasks"].items()},
          "model_unpriced": late["unpriced"]}
     if lisa:
+        traced = lisa_check(doms, tr, wl, cache, traced=True)
+        lisa["traced_ratio"] = traced["ratio"]
+        lisa["traced_pass"] = traced["pass"]
         lisa["slack_pass"] = r["model_slack_pass"]
         lisa["host_slack_pass"] = r["host_slack_pass"]
         lisa["estimate_mj"] = lisa.pop("estimate") / 1000

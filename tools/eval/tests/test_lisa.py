@@ -154,6 +154,35 @@ class Check(unittest.TestCase):
         r = lisa_check([LIT, BIG], tr, dict(self.WL, threshold_pct=5), {})
         self.assertFalse(r["pass"])
 
+    def test_traced_utilization(self):
+        # A "20%" task that ran at 35% (rt-app's own work) on the big CPU
+        # 2: in [2.0, 2.35) of the window [2.0, 3.0).  As a 20% task (204.8)
+        # its place is LITTLE (204.8 / 0.8 = 256 <= 400): cap 400, a =
+        # 0.512: 153.6 + 40.96 + 4.88 = 199.44, + big idle 20 = 219.44;
+        # where it ran, a = 0.2: 200 + 40 + 16 = 256, + LITTLE idle 10 =
+        # 266.  As the 35% task it was, round(1024 x 0.35) = 358, it needs
+        # the big CPU (358 / 0.8 = 447.5 > 400), where it ran: a = 358 /
+        # 1024 = 0.349609375: 349.609375 + 69.921875 + 13.0078125 + 10 =
+        # 442.5390625, both estimate and optimum.
+        wl = {"name": "One", "kind": "lisa", "threshold_pct": 5,
+              "tasks": [{"name": "small", "instances": 1, "phases": [[20, 1.0]]}]}
+        lines = [marker(0.9, "se: start"), marker(1.0, "[0] starts", "small", 7),
+                 marker(1.0, "[0] begins loop 0 phase 0 step 0", "small", 7),
+                 switch(1.0, 2, 7, "small"), switch(1.2, 2, 0),
+                 marker(2.0, "[0] begins loop 0 phase 1 step 62", "small", 7),
+                 switch(2.0, 2, 7, "small"), switch(2.35, 2, 0),
+                 marker(3.0, "[0] exiting", "small", 7), marker(3.2, "se: end")]
+        with tempfile.TemporaryDirectory() as d:
+            tr = Trace(write(os.path.join(d, "t.trace"), "".join(lines)))
+        r = lisa_check([LIT, BIG], tr, wl, {})
+        self.assertAlmostEqual(r["estimate"], 266.0)
+        self.assertAlmostEqual(r["optimum"], 219.44)
+        self.assertFalse(r["pass"])
+        r = lisa_check([LIT, BIG], tr, wl, {}, traced=True)
+        self.assertAlmostEqual(r["estimate"], 442.5390625)
+        self.assertAlmostEqual(r["optimum"], 442.5390625)
+        self.assertTrue(r["pass"])
+
     def test_no_markers(self):
         lines = [marker(0.9, "se: start"), switch(1.0, 0, 7, "ramp"), marker(3.2, "se: end")]
         with tempfile.TemporaryDirectory() as d:
