@@ -301,21 +301,19 @@ u64 sen_util_hold_ns(u64 last_cycle)
 
 /**
  * sen_util_typical_span() - a task's typical span, one more span seen
- * @spans:	the two spans before @span, newest first, in units of
- *		2^SEN_UTIL_SPAN_SHIFT ns, 0 for none; updated
+ * @spans:	the task's last two spans, newest first, in units of
+ *		2^SEN_UTIL_SPAN_SHIFT ns, 0 for none; @span is added
  * @span:	the span that just ended, ns
  *
  * A span is not always one period: a burst that overran its period (it
  * waited for a CPU, or its vCPU was not run) starts the next activation
- * without a sleep, and the span covers two.  A moving average took such
- * a span in, and for several spans after it divided one period's work by
- * a longer typical span (a 16 ms task at 80% read 55-65% after one).  The
- * median of the last three spans ignores one such span, follows a real
- * change of period after two, and still sees through a late wakeup: the
- * span after it is shorter by as much, and is divided by the typical one.
+ * without a sleep, and the span covers two.  The median of the last three
+ * spans ignores one such span and follows a real change of period after
+ * two.  (A moving average took the long span in, and for several spans
+ * after it the sample divided one period's work by more than a period.)
  *
  * Return: the median of @span and the two before it (@span itself when
- * there are none).
+ * there are none), within 2^SEN_UTIL_SPAN_SHIFT ns.
  */
 u64 sen_util_typical_span(u32 *spans, u64 span)
 {
@@ -328,6 +326,31 @@ u64 sen_util_typical_span(u32 *spans, u64 span)
 	spans[0] = c;
 	med = max(min(a, b), min(max(a, b), c));
 	return med == c ? span : (u64)med << SEN_UTIL_SPAN_SHIFT;
+}
+
+/**
+ * sen_util_span_floor() - the time a span's busy time is divided by
+ * @spans:	the task's last two spans (sen_util_typical_span()), before
+ *		@span is added
+ * @typical:	the typical span before @span
+ * @span:	the span that just ended, ns
+ *
+ * A wakeup late by L makes one span L longer and the next L shorter,
+ * while the work per period stays the same: the shorter span is divided
+ * by the typical one, so it does not read as a busier task.  But not by
+ * more than the mean of it and the span before: after a span that
+ * overran, or with late and early wakeups alternating (18, 14, 18, ... ms
+ * for a 16 ms period, where the median is 18), the typical span is longer
+ * than a period, and the mean of the last two is the period.  A period
+ * that really shortens is believed at its second span.
+ *
+ * Return: the longest of @span and the shorter of @typical and that mean.
+ */
+u64 sen_util_span_floor(const u32 *spans, u64 typical, u64 span)
+{
+	u64 prev = (u64)spans[0] << SEN_UTIL_SPAN_SHIFT;
+
+	return max(span, min(typical, (prev + span) / 2));
 }
 
 /**
@@ -785,18 +808,11 @@ void __sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags)
 	if ((flags & ENQUEUE_WAKEUP) && u->cycle_start &&
 	    now >= u->cycle_start + SEN_UTIL_WINDOW_NS) {
 		u64 cycle = now - u->cycle_start;
-		unsigned int sample;
+		/* A span shorter than typical is jitter, up to a point. */
+		u64 floor = sen_util_span_floor(u->spans, u->last_cycle, cycle);
+		unsigned int sample = sen_util_ratio(u->busy, floor);
 
-		/*
-		 * A wakeup late by L makes one span L longer and the next
-		 * L shorter, while the work per period stays the same:
-		 * dividing by at least the typical span keeps that jitter
-		 * from reading as a busier task.  A period that really
-		 * shortens is believed once the typical span follows it,
-		 * two spans later (sen_util_typical_span()).
-		 */
-		sample = sen_util_ratio(u->busy, max(cycle, u->last_cycle));
-		u->last_cycle = sen_util_typical_span(u->spans, cycle);
+		WRITE_ONCE(u->last_cycle, sen_util_typical_span(u->spans, cycle));
 		sen_util_close(p, cpu, now, sample, SEN_UTIL_EV_WAKEUP);
 	} else if (!u->cycle_start) {
 		u->cycle_start = now;

@@ -311,17 +311,20 @@ static void sen_util_periodic_replay(struct kunit *test)
 }
 
 /*
- * The typical span, replayed as the wakeup hook uses it: an 80% task of a
- * 16 ms period whose burst once overran (a span of two periods with two
- * bursts), then woke 2 ms late once (spans of 18 and 14 ms).  Every span
- * reads 80% but the late one, which reads its 12.8 ms over 18; the span
- * after it is not taken for a busier one.  A moving average of the spans
- * read 64% after the overrun.
+ * Spans replayed as the wakeup hook uses them: an 80% task of a 16 ms
+ * period whose burst once overran (a span of two periods with two
+ * bursts), then woke 2 ms late once (spans of 18 and 14 ms), then every
+ * other time (18, 14, 18, 14: the median of three is then 18 or 14).
+ * Every span reads 80% but the late ones, which read their 12.8 ms over
+ * 18; the span after a late one is not taken for a busier task, and no
+ * span for a smaller one.  A moving average of the spans read 64% after
+ * the overrun; the median alone, 69% with the alternating wakeups.
  */
 static void sen_util_typical_span_replay(struct kunit *test)
 {
 	static const unsigned int spans_ms[] = {
 		16, 16, 16, 32, 16, 16, 16, 18, 14, 16, 16,
+		18, 14, 18, 14, 18, 14, 16, 16,
 	};
 	u64 burst = 12800 * NSEC_PER_USEC, last = 0, span, busy;
 	u32 spans[2] = { 0 };
@@ -330,13 +333,34 @@ static void sen_util_typical_span_replay(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(spans_ms); i++) {
 		span = spans_ms[i] * MS;
 		busy = burst * DIV_ROUND_CLOSEST(spans_ms[i], 16);
-		sample = sen_util_ratio(busy, max(span, last));
+		sample = sen_util_ratio(busy, sen_util_span_floor(spans, last, span));
 		want = spans_ms[i] == 18 ? 728 : 819;
 		KUNIT_EXPECT_GE_MSG(test, sample, want - 1, "span %u", i);
 		KUNIT_EXPECT_LE_MSG(test, sample, want + 1, "span %u", i);
 		last = sen_util_typical_span(spans, span);
-		KUNIT_EXPECT_EQ_MSG(test, last, 16 * MS, "span %u", i);
+		KUNIT_EXPECT_GE_MSG(test, last, 14 * MS - 1024, "span %u", i);
+		KUNIT_EXPECT_LE_MSG(test, last, 18 * MS, "span %u", i);
 	}
+}
+
+/*
+ * A period that shortens from 32 to 16 ms is believed at its second span
+ * (the first is divided by the mean of 32 and 16); the first span of a
+ * task is divided by itself.
+ */
+static void sen_util_span_floor_follows(struct kunit *test)
+{
+	u32 spans[2] = { 0 };
+	u64 last;
+
+	KUNIT_EXPECT_EQ(test, sen_util_span_floor(spans, 0, 32 * MS), 32 * MS);
+	last = sen_util_typical_span(spans, 32 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_span_floor(spans, last, 32 * MS), 32 * MS);
+	last = sen_util_typical_span(spans, 32 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_span_floor(spans, last, 16 * MS), 24 * MS);
+	last = sen_util_typical_span(spans, 16 * MS);
+	KUNIT_EXPECT_EQ(test, last, 32 * MS);
+	KUNIT_EXPECT_EQ(test, sen_util_span_floor(spans, last, 16 * MS), 16 * MS);
 }
 
 /*
@@ -383,6 +407,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_growth),
 	KUNIT_CASE(sen_util_periodic_replay),
 	KUNIT_CASE(sen_util_typical_span_replay),
+	KUNIT_CASE(sen_util_span_floor_follows),
 	KUNIT_CASE(sen_util_typical_span_follows),
 	KUNIT_CASE(sen_util_sums_fit),
 	{}

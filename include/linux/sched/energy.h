@@ -278,6 +278,7 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 			    bool rolled);
 u64 sen_util_hold_ns(u64 last_cycle);
 u64 sen_util_typical_span(u32 *spans, u64 span);
+u64 sen_util_span_floor(const u32 *spans, u64 typical, u64 span);
 bool sen_util_roll_due(u64 span, u64 last_cycle);
 
 void sen_util_drive_freq(int cpu, bool on);

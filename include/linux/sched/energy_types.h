@@ -28,8 +28,8 @@
  * @last_cycle:		typical length of a span (whole wakeup-to-wakeup
  *			cycles, at least one window): the median of the last
  *			three (sen_util_typical_span())
- * @spans:		the two spans before the newest, in units of
- *			2^SEN_UTIL_SPAN_SHIFT ns, newest first
+ * @spans:		the last two spans, newest first, in units of
+ *			2^SEN_UTIL_SPAN_SHIFT ns
  * @hist:		the last samples (busy / span, capacity units)
  * @demand:		the task's demand, capacity units
  * @spread:		uncertainty of @demand: how far the second largest of
