@@ -242,7 +242,7 @@ TEST_F(policy, flip_under_load)
 
 /* Fields of one sen_decision line. */
 struct decision {
-	int prev, cpu, nr;
+	int prev, cpu, nr, wakeup;
 	int cand_cpu[16];
 	long cand_delta[16];
 	char why[16];
@@ -256,6 +256,7 @@ static int parse_decision(const char *line, struct decision *d)
 	memset(d, 0, sizeof(*d));
 	if (!p || sscanf(p, "prev_cpu=%d", &d->prev) != 1)
 		return -1;
+	d->wakeup = !!strstr(line, " kind=wakeup ");
 	p = strstr(line, " cands=");
 	if (!p || sscanf(p, " cands=%255s cpu=%d why=%15s", cands, &d->cpu, d->why) != 3)
 		return -1;
@@ -271,10 +272,20 @@ static int parse_decision(const char *line, struct decision *d)
 }
 
 /*
+ * The share of prev_cpu's delta a candidate must save to be chosen: 1/4
+ * for a CPU of prev_cpu's performance domain on a wakeup, else 1/16.
+ */
+static long decision_margin(const struct decision *d, int cpu, long prev_delta)
+{
+	return labs(prev_delta) / (d->wakeup && se_same_domain(d->prev, cpu) ? 4 : 16);
+}
+
+/*
  * Every decision for a small periodic task: the chosen CPU is among the
- * candidates; "energy" picks the lowest delta, "prev" keeps prev_cpu
- * when the lowest saves at most 1/16 of prev_cpu's delta (within the
- * rounding of the printed deltas).
+ * candidates; "energy" picks the cheapest candidate that saves more than
+ * its margin of prev_cpu's delta (decision_margin()), "prev" keeps
+ * prev_cpu when none does (within the rounding of the printed deltas:
+ * the trace prints them in units of 1024).
  */
 TEST_F(policy, decision_trace_consistent)
 {
@@ -298,7 +309,7 @@ TEST_F(policy, decision_trace_consistent)
 	snprintf(want, sizeof(want), " pid=%d ", pid);
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct decision d;
-		long best = 0, prev_delta = 0;
+		long prev_delta = 0, chosen = 0;
 		int i, found = 0, has_prev = 0;
 
 		if (!strstr(line, "sen_decision:") || !strstr(line, want))
@@ -309,30 +320,42 @@ TEST_F(policy, decision_trace_consistent)
 			continue;	/* classic path: nothing to check */
 		ASSERT_LT(0, d.nr) TH_LOG("%s", line);
 		for (i = 0; i < d.nr; i++) {
-			if (!i || d.cand_delta[i] < best)
-				best = d.cand_delta[i];
-			found |= d.cand_cpu[i] == d.cpu;
+			if (d.cand_cpu[i] == d.cpu) {
+				found = 1;
+				chosen = d.cand_delta[i];
+			}
 			if (d.cand_cpu[i] == d.prev) {
 				has_prev = 1;
 				prev_delta = d.cand_delta[i];
 			}
 		}
 		EXPECT_TRUE(found) TH_LOG("chosen cpu not a candidate: %s", line);
-		if (!strcmp(d.why, "energy")) {
-			energy++;
-			for (i = 0; i < d.nr; i++)
-				if (d.cand_cpu[i] == d.cpu)
-					EXPECT_LE(d.cand_delta[i], best + 1) TH_LOG("%s", line);
-			if (has_prev)
-				EXPECT_GE(prev_delta - best + 2, prev_delta / 16)
-					TH_LOG("moved for too little: %s", line);
-		} else {
+		if (strcmp(d.why, "energy")) {
 			prev++;
 			EXPECT_STREQ("prev", d.why);
 			EXPECT_EQ(d.prev, d.cpu) TH_LOG("%s", line);
 			EXPECT_TRUE(has_prev) TH_LOG("%s", line);
-			EXPECT_LE(prev_delta - best, prev_delta / 16 + 2)
-				TH_LOG("kept prev_cpu although another saves more: %s", line);
+		} else {
+			energy++;
+		}
+		if (!has_prev) {
+			/* prev_cpu not weighed: the cheapest wins. */
+			for (i = 0; i < d.nr; i++)
+				EXPECT_LE(chosen, d.cand_delta[i] + 1) TH_LOG("%s", line);
+			continue;
+		}
+		if (d.cpu != d.prev)
+			EXPECT_GE(prev_delta - chosen + 2, decision_margin(&d, d.cpu, prev_delta))
+				TH_LOG("moved for too little: %s", line);
+		/* No cheaper candidate saved more than its margin. */
+		for (i = 0; i < d.nr; i++) {
+			int c = d.cand_cpu[i];
+
+			if (c == d.cpu || c == d.prev || d.cand_delta[i] + 1 >= chosen)
+				continue;
+			EXPECT_LE(prev_delta - d.cand_delta[i],
+				  decision_margin(&d, c, prev_delta) + 2)
+				TH_LOG("passed over cpu %d: %s", c, line);
 		}
 	}
 	TH_LOG("%d decisions for pid %d: %d by energy, %d kept prev_cpu", n, pid, energy, prev);

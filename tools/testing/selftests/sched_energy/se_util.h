@@ -113,6 +113,29 @@ static inline long se_cpu_capacity(int cpu)
 	return se_read_long(path, &cap) ? -1 : cap;
 }
 
+/*
+ * Do two CPUs share a cpufreq policy (a performance domain)?  From
+ * cpufreq's related_cpus ("0 1 2 3"); CPUs of equal capacity when it is
+ * missing.
+ */
+static inline int se_same_domain(int a, int b)
+{
+	char path[128], buf[256], *s = buf, *end;
+	long c;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/cpufreq/related_cpus", a);
+	if (se_read_str(path, buf, sizeof(buf)))
+		return se_cpu_capacity(a) == se_cpu_capacity(b);
+	for (;;) {
+		c = strtol(s, &end, 10);
+		if (end == s)
+			return 0;
+		if (c == b)
+			return 1;
+		s = end;
+	}
+}
+
 /* Is @cpu LITTLE (capacity < 1024) or big (1024), as @little asks? */
 static inline int se_cpu_is(int cpu, int little)
 {
