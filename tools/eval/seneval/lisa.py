@@ -124,8 +124,8 @@ def lisa_check(doms, tr, wl, cache, traced=False):
 
     traced: each task's utilization in a phase is the one it ran at
     (traced_utils()), not its duty cycle: rt-app's own work per activation
-    (logging, timers; 0.3-0.5 ms on the emulator) makes a "20%" task a
-    23-28% one, which the policies see and place as such, and which the
+    (logging, timers; 0.2-0.8 ms on the emulator) makes a "20%" task a
+    21-25% one, which the policies see and place as such, and which the
     optimum then places the same way."""
     win = measured_window(tr, wl)
     if win is None:
