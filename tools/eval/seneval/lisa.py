@@ -37,6 +37,7 @@ the optimum for that task, not for a smaller one it never saw.
 import itertools
 
 from .rtapp import measured_window, phase_changes
+from .trace import rtapp_segments
 
 MARGIN = 0.8
 
@@ -84,29 +85,16 @@ def optimum(doms, utils, cache):
     return cache[key]
 
 
-def running_spans(tr, pids):
-    """{pid: [(start, end), ...]}: when each of pids ran (sched_switch)."""
-    out, running = {}, {}
-    for t, kind, cpu, a, b in tr.ev:
-        if kind != "s":
-            continue
-        if cpu in running:
-            pid, since = running.pop(cpu)
-            out.setdefault(pid, []).append((since, t))
-        if a in pids:
-            running[cpu] = (a, t)
-    for cpu, (pid, since) in running.items():
-        out.setdefault(pid, []).append((since, tr.last))
-    return out
-
-
 def traced_utils(tr, phase_starts, t1):
     """{(pid, phase start): utilization} of each rt-app phase as it ran:
     the thread's traced running time over the phase's wall time x 1024
     (whole units, so that the optimum's cache serves every interval of
     a phase), phase_starts: {pid: [(t, phase), ...]} in time order, each
     phase ending where the next begins (the last at t1)."""
-    spans = running_spans(tr, set(phase_starts))
+    spans = {}
+    for segs in rtapp_segments(tr, tr.start, t1).values():
+        for start, length, pid in segs:
+            spans.setdefault(pid, []).append((tr.start + start, tr.start + start + length))
     out = {}
     for pid, starts in phase_starts.items():
         for i, (a, _) in enumerate(starts):
