@@ -12,8 +12,9 @@
  *
  *   sample = busy / span		(invariant running time over wall time,
  *					 capacity units, 0..1024)
- *   demand = mean of the last SEN_UTIL_HIST samples, or the newest
- *            sample if it is more than 1/8 above that mean
+ *   demand = mean of the last SEN_UTIL_HIST samples (without a lone
+ *            one more than twice the others), or the newest sample if
+ *            it is more than 1/8 above that mean
  *
  * A periodic task whose period is a window or more gets one sample per
  * period, its duty cycle exactly, whatever the phase of the scheduler
@@ -86,6 +87,9 @@
 
 #define CREATE_TRACE_POINTS
 #include <trace/events/sched_energy.h>
+
+/* A lone sample more than 2^SEN_UTIL_OUTLIER_SHIFT times the others. */
+#define SEN_UTIL_OUTLIER_SHIFT	1
 
 /*
  * One hold slot: a sleeping task's contribution, valid while @token is
@@ -184,17 +188,45 @@ static unsigned int sen_util_mean(const u16 *hist, unsigned int n)
 	return sum / n;
 }
 
+/*
+ * The level of @n (at least one) samples: their mean, without the largest
+ * when it is more than 2^SEN_UTIL_OUTLIER_SHIFT times every other one and
+ * there are at least three.  One activation stretched that far (a vCPU
+ * its host did not run, an interrupt storm) says nothing about the next
+ * ones; kept in the mean it would hold the demand, and the domain's OPP,
+ * up for SEN_UTIL_HIST - 1 more cycles.  Real growth is never a lone high
+ * sample for long: the newest sample is believed at once
+ * (sen_util_demand()), and the next high one is no longer alone.
+ */
+static unsigned int sen_util_level(const u16 *hist, unsigned int n)
+{
+	unsigned int i, sum = 0, top = 0, second = 0;
+
+	for (i = 0; i < n; i++) {
+		sum += hist[i];
+		if (hist[i] > top) {
+			second = top;
+			top = hist[i];
+		} else if (hist[i] > second) {
+			second = hist[i];
+		}
+	}
+	if (n >= 3 && top > second << SEN_UTIL_OUTLIER_SHIFT)
+		return (sum - top) / (n - 1);
+	return sum / n;
+}
+
 /**
  * sen_util_demand() - demand from the sample history
  * @hist:	the last samples, including @sample
  * @n:		number of valid samples (1..SEN_UTIL_HIST)
  * @sample:	the newest sample
  *
- * The mean of the samples is the demand, unless the newest sample is
- * above it by more than 1/2^SEN_UTIL_MARGIN_SHIFT: then the task has
- * grown and the newest sample is believed at once.  The margin keeps
- * wakeup jitter (a sample a little above the others) from biasing the
- * demand upwards.
+ * The level of the samples (their mean, without a lone outlier:
+ * sen_util_level()) is the demand, unless the newest sample is above it
+ * by more than 1/2^SEN_UTIL_MARGIN_SHIFT: then the task has grown and
+ * the newest sample is believed at once.  The margin keeps wakeup jitter
+ * (a sample a little above the others) from biasing the demand upwards.
  *
  * Return: the demand.
  */
@@ -205,7 +237,7 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 
 	if (!n)
 		return sample;
-	avg = sen_util_mean(hist, n);
+	avg = sen_util_level(hist, n);
 	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
 }
 

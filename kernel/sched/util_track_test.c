@@ -57,10 +57,13 @@ static void sen_util_demand_steps(struct kunit *test)
 	/* Up: the newest sample wins at once. */
 	hist[0] = 716;
 	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 716), 716U);
-	/* Down: 70% then 10% samples; believed after SEN_UTIL_HIST cycles. */
+	/*
+	 * Down: 70% then 10% samples; falling at every cycle and believed
+	 * once the last 70% one is alone (562, 409, 102).
+	 */
 	for (i = 0; i < SEN_UTIL_HIST; i++)
 		hist[i] = 716;
-	for (i = 0; i < SEN_UTIL_HIST; i++) {
+	for (i = 0; i < SEN_UTIL_HIST - 1; i++) {
 		hist[i] = 102;
 		d = sen_util_demand(hist, SEN_UTIL_HIST, 102);
 		KUNIT_EXPECT_LT(test, d, prev);
@@ -79,6 +82,38 @@ static void sen_util_demand_steps(struct kunit *test)
 	hist[0] = 102;
 	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 1, 102), 102U);
 	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 0, 300), 300U);
+}
+
+/*
+ * A lone outlier.  A 6% task (samples 58, 60, 55) whose one activation a
+ * stalled vCPU stretched to 600: the 600 is believed while it is the
+ * newest, and the next ordinary sample brings the demand back to the
+ * others' mean (a mean of all four would read 193 for three more
+ * cycles).  Twice the others is not yet an outlier (100, 100, 100, 200:
+ * the mean, 125), two high samples are a trend (58, 60, 600, 600: the
+ * mean), and with two samples nothing is left out.
+ */
+static void sen_util_demand_drops_lone_outlier(struct kunit *test)
+{
+	u16 hist[SEN_UTIL_HIST] = { 58, 60, 55, 600 };
+
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 600), 600U);
+	hist[0] = 60;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 60), 58U);
+	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 58), 2U);
+	hist[0] = 100;
+	hist[1] = 100;
+	hist[2] = 100;
+	hist[3] = 200;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 100), 125U);
+	hist[0] = 58;
+	hist[1] = 60;
+	hist[2] = 600;
+	hist[3] = 600;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 58), 329U);
+	hist[0] = 60;
+	hist[1] = 600;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 2, 60), 330U);
 }
 
 /*
@@ -230,7 +265,8 @@ static void sen_util_roll_when_due(struct kunit *test)
 /*
  * A task that never sleeps, throttled from 80% to 10% of its CPU: rolled
  * spans of 4 windows, busy over the span.  Its demand falls at every roll
- * and is the new level after SEN_UTIL_HIST rolls.
+ * and is the new level once one 80% sample is left (SEN_UTIL_HIST - 1
+ * rolls), and stays there.
  */
 static void sen_util_roll_replay(struct kunit *test)
 {
@@ -248,7 +284,10 @@ static void sen_util_roll_replay(struct kunit *test)
 		hist[idx] = sample;
 		idx = (idx + 1) % SEN_UTIL_HIST;
 		demand = sen_util_demand(hist, SEN_UTIL_HIST, sample);
-		KUNIT_EXPECT_LT(test, demand, prev);
+		if (i < SEN_UTIL_HIST - 1)
+			KUNIT_EXPECT_LT(test, demand, prev);
+		else
+			KUNIT_EXPECT_EQ(test, demand, prev);
 		prev = demand;
 	}
 	KUNIT_EXPECT_EQ(test, demand, 102U);
@@ -397,6 +436,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_scale_invariance),
 	KUNIT_CASE(sen_util_ratio_extremes),
 	KUNIT_CASE(sen_util_demand_steps),
+	KUNIT_CASE(sen_util_demand_drops_lone_outlier),
 	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_settled_needs_two_samples),
 	KUNIT_CASE(sen_util_fit_util_stay_band),

@@ -278,13 +278,25 @@ struct demand_read {
 
 /*
  * What the tracker's rule makes of a task's last SEN_UTIL_HIST (4)
- * samples, @h[0] the newest (util_track.c): their mean, or the newest if
- * it is more than 1/8 above the mean.
+ * samples, @h[0] the newest (util_track.c): their mean, without the
+ * largest when it is more than twice every other one, or the newest if
+ * it is more than 1/8 above that mean.
  */
 static long demand_rule(const long *h)
 {
-	long avg = (h[0] + h[1] + h[2] + h[3]) / 4;
+	long sum = 0, top = 0, second = 0, avg;
+	int i;
 
+	for (i = 0; i < 4; i++) {
+		sum += h[i];
+		if (h[i] > top) {
+			second = top;
+			top = h[i];
+		} else if (h[i] > second) {
+			second = h[i];
+		}
+	}
+	avg = top > 2 * second ? (sum - top) / 3 : sum / 4;
 	return h[0] > avg + (avg >> 3) ? h[0] : avg;
 }
 
@@ -510,10 +522,11 @@ TEST(step_up_within_16ms)
 
 /*
  * 70% -> 10% believed within 100 ms: the demand is the mean of the last
- * four spans, so it is down to the new level four cycles (64 ms) after the
- * switch.  "Down" is within a quarter of what the task runs: one span
- * stretched by a stalled vCPU must not stand for a tracker that never
- * let go of the old level (which stays at seven times the new one).
+ * four spans (a lone 70% one left out), so it is down to the new level
+ * three cycles (48 ms) after the switch.  "Down" is within a quarter of
+ * what the task runs: one span stretched by a stalled vCPU must not stand
+ * for a tracker that never let go of the old level (which stays at seven
+ * times the new one).
  *
  * The tracker cannot see a span end before the task wakes, and a host
  * that stalls the vCPU wakes it late: the 100 ms are counted on the
