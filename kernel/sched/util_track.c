@@ -188,6 +188,33 @@ static unsigned int sen_util_mean(const u16 *hist, unsigned int n)
 	return sum / n;
 }
 
+/* The largest of @n samples, and in @second the second largest (or 0). */
+static unsigned int sen_util_top(const u16 *hist, unsigned int n,
+				 unsigned int *second)
+{
+	unsigned int i, top = 0;
+
+	*second = 0;
+	for (i = 0; i < n; i++) {
+		if (hist[i] > top) {
+			*second = top;
+			top = hist[i];
+		} else if (hist[i] > *second) {
+			*second = hist[i];
+		}
+	}
+	return top;
+}
+
+/* The second largest of @n samples, 0 if there are fewer than two. */
+static unsigned int sen_util_second(const u16 *hist, unsigned int n)
+{
+	unsigned int second;
+
+	sen_util_top(hist, n, &second);
+	return second;
+}
+
 /*
  * The level of @n (at least one) samples: their mean, without the largest
  * when it is more than 2^SEN_UTIL_OUTLIER_SHIFT times every other one and
@@ -200,17 +227,10 @@ static unsigned int sen_util_mean(const u16 *hist, unsigned int n)
  */
 static unsigned int sen_util_level(const u16 *hist, unsigned int n)
 {
-	unsigned int i, sum = 0, top = 0, second = 0;
+	unsigned int i, sum = 0, second, top = sen_util_top(hist, n, &second);
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		sum += hist[i];
-		if (hist[i] > top) {
-			second = top;
-			top = hist[i];
-		} else if (hist[i] > second) {
-			second = hist[i];
-		}
-	}
 	if (n >= 3 && top > second << SEN_UTIL_OUTLIER_SHIFT)
 		return (sum - top) / (n - 1);
 	return sum / n;
@@ -239,22 +259,6 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 		return sample;
 	avg = sen_util_level(hist, n);
 	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
-}
-
-/* The second largest of @n samples, 0 if there are fewer than two. */
-static unsigned int sen_util_second(const u16 *hist, unsigned int n)
-{
-	unsigned int i, top = 0, second = 0;
-
-	for (i = 0; i < n; i++) {
-		if (hist[i] > top) {
-			second = top;
-			top = hist[i];
-		} else if (hist[i] > second) {
-			second = hist[i];
-		}
-	}
-	return second;
 }
 
 /**
