@@ -79,6 +79,16 @@
 #define SEN_WAKE_MARGIN_SHIFT		4
 #define SEN_WAKE_LOCAL_MARGIN_SHIFT	2
 /*
+ * A task that left a CPU for room is kept off CPUs as small for
+ * 2^SEN_ROOM_HOLD_SHIFT units of sen_stamp() (about four seconds),
+ * doubled each time it comes back and leaves again, up to
+ * 2^SEN_ROOM_SHIFT_MAX times, unless its peak would use less than
+ * SEN_ROOM_FREE_PCT% of such a CPU (sen_room_note()).
+ */
+#define SEN_ROOM_HOLD_SHIFT	12
+#define SEN_ROOM_SHIFT_MAX	3
+#define SEN_ROOM_FREE_PCT	60
+/*
  * How long a domain must be above (below) its tipping point to (un)tip,
  * the overload judged on observations no further apart than
  * SEN_TIP_GAP_NS (a busy domain is looked at every tick); a domain is
@@ -294,6 +304,7 @@ struct sen_pick {
 	long roomy_room;		/* with the task, and on the roomiest */
 	int roomy;			/* other CPU: where it fits best */
 	bool prev_fits;
+	unsigned long room_cap;		/* held off CPUs this small */
 	u64 now;			/* local_clock() at the start */
 	char *trace;			/* NULL when the event is off */
 	int trace_len;
@@ -321,7 +332,9 @@ static bool sen_fits_stay(unsigned long util, unsigned long cap)
  *    not either);
  *  - to go to a CPU smaller than its own, its peak (demand plus the
  *    spread of its recent samples): a task that only just fits a small
- *    CPU by its mean would stop fitting at its next long activation;
+ *    CPU by its mean would stop fitting at its next long activation; and
+ *    not to one as small as a CPU it recently left for room, unless it
+ *    would use little of it (sen_room_note());
  *  - to go anywhere else, its demand.
  */
 static bool sen_pick_fits(const struct sen_pick *pk, int cpu,
@@ -329,7 +342,80 @@ static bool sen_pick_fits(const struct sen_pick *pk, int cpu,
 {
 	if (cpu == pk->prev_cpu)
 		return sen_fits_stay(util + pk->settled, cap);
+	if (cap < pk->prev_cap && cap <= pk->room_cap &&
+	    pk->peak * 100 >= cap * SEN_ROOM_FREE_PCT)
+		return false;
 	return sen_fits(util + (cap < pk->prev_cap ? pk->peak : pk->util), cap);
+}
+
+/**
+ * sen_room_next_shift() - the hold's doubling for a task leaving for room
+ * @last:	sen_stamp() of its previous departure for room, 0 for none
+ * @shift:	the doubling of the hold that followed it
+ * @now:	sen_stamp() of this departure
+ *
+ * A task whose samples straddle a small CPU's fit limit (phone3's "20%"
+ * task reads 21-26% with rt-app's own work, the LITTLE limit is 22%)
+ * keeps leaving for room at two long activations close together and
+ * coming back for energy at four short ones.  Coming back and leaving
+ * again within twice the hold doubles the next hold; a task that stayed
+ * away that long starts again from one.
+ *
+ * Return: the new doubling, at most SEN_ROOM_SHIFT_MAX.
+ */
+u8 sen_room_next_shift(u32 last, u8 shift, u32 now)
+{
+	if (last && (s32)(now - last) < (s32)(2U << (SEN_ROOM_HOLD_SHIFT + shift)))
+		return min_t(u8, shift + 1, SEN_ROOM_SHIFT_MAX);
+	return 0;
+}
+
+/**
+ * sen_room_holds() - is a task still held off CPUs it left for room
+ * @since:	sen_stamp() of its departure, 0 for none
+ * @shift:	the hold's doubling (sen_room_next_shift())
+ * @now:	sen_stamp() of the decision
+ *
+ * Return: true within 2^(SEN_ROOM_HOLD_SHIFT + @shift) units after @since.
+ */
+bool sen_room_holds(u32 since, u8 shift, u32 now)
+{
+	return since && (s32)(now - since) < (s32)(1U << (SEN_ROOM_HOLD_SHIFT + shift));
+}
+
+/**
+ * sen_room_note() - remember that a task leaves a CPU for room
+ * @p:		the task
+ * @src:	the CPU it leaves, too small for it
+ * @dst:	where it goes
+ * @now:	local_clock()
+ *
+ * Only a move to a bigger CPU counts, and only when the task's own
+ * settled demand, from a full history of samples, no longer fits in
+ * SEN_STAY_PCT% of @src (a task that only shared @src is free to go to
+ * another CPU like it, and a new one whose first span ran long has shown
+ * nothing yet).  While the hold
+ * lasts, the task goes to no CPU as small as @src (sen_pick_fits())
+ * unless its peak would use less than SEN_ROOM_FREE_PCT% of it: a task
+ * that really shrank goes at once, one that only had four short
+ * activations in a row, and still needs 60-80% of the small CPU, does not.
+ *
+ * Context: @p's pi_lock held (a wakeup) or its rq locked (a balancer
+ * move); written only when a task leaves for room, read locklessly by
+ * decisions.
+ */
+void sen_room_note(struct task_struct *p, int src, int dst, u64 now)
+{
+	struct sen_task_util *u = &p->sen_util;
+	unsigned long cap = arch_scale_cpu_capacity(src);
+	u32 t = sen_stamp(now);
+
+	if (arch_scale_cpu_capacity(dst) <= cap || u->nr_hist < SEN_UTIL_HIST ||
+	    sen_fits_stay(sen_task_settled(p, sen_task_util(p)), cap))
+		return;
+	WRITE_ONCE(u->room_shift, sen_room_next_shift(u->roomed, u->room_shift, t));
+	WRITE_ONCE(u->room_cap, cap);
+	WRITE_ONCE(u->roomed, t);
 }
 
 static void sen_trace_cand(struct sen_pick *pk, int cpu, s64 delta)
@@ -579,6 +665,10 @@ static void sen_pick_task(struct sen_pick *pk, struct task_struct *p, u64 now)
 	pk->util = sen_task_util(p);	/* SEN_UTIL_NEW for a new task */
 	pk->peak = pk->util + READ_ONCE(p->sen_util.spread);
 	pk->settled = sen_task_settled(p, pk->util);
+	pk->room_cap = sen_room_holds(READ_ONCE(p->sen_util.roomed),
+				      READ_ONCE(p->sen_util.room_shift),
+				      sen_stamp(now)) ?
+		       READ_ONCE(p->sen_util.room_cap) : 0;
 	cycle = READ_ONCE(p->sen_util.last_cycle);
 	pk->period_us = div_u64(cycle ? clamp_t(u64, cycle, SEN_UTIL_WINDOW_NS,
 						8 * SEN_UTIL_WINDOW_NS) :
@@ -818,6 +908,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	struct sen_pick pk = {
 		.prev_cpu = prev_cpu, .best_cpu = -1,
 		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
+		.prev_fits = true,	/* false only if weighed and too full */
 	};
 	char trace[SEN_TRACE_LEN];
 	const struct sen_model *m;
@@ -845,6 +936,8 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 		goto out;
 	cpu = sen_wake_target(&pk, kind);
 	why = cpu == prev_cpu ? SEN_WHY_PREV : SEN_WHY_ENERGY;
+	if (!pk.prev_fits && cpu != prev_cpu && kind == SEN_KIND_WAKEUP)
+		sen_room_note(p, prev_cpu, cpu, pk.now);
 out:
 	rcu_read_unlock();
 	__this_cpu_inc(sen_stats.n[why]);

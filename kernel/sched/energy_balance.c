@@ -42,7 +42,10 @@
  * longer fits in SEN_STAY_PCT% there (sen_pick_fits()): without those
  * bands a task near a CPU's capacity went away for room at one long
  * activation, or at a demand wobbling around 80%, and came back for
- * energy every few ticks.
+ * energy every few ticks.  A task whose samples straddle both bands
+ * still did, every second or so: one that left a CPU for room is now held
+ * off CPUs as small for four seconds, doubled at each return, unless it
+ * would use less than 60% of one (sen_room_note()).
  *
  * Cost: one tipping-point check (a sum over the domain's CPUs) and at
  * most SEN_BALANCE_SCAN decisions (each linear in CPUs + OPPs per domain)
@@ -100,12 +103,6 @@ struct sen_bal_stats {
 
 static DEFINE_PER_CPU(struct sen_bal_stats, sen_bal_stats);
 
-/* The balancer's clock for residency: local_clock() in units of 2^20 ns. */
-static u32 sen_balance_stamp(u64 now)
-{
-	return (u32)(now >> 20) | 1;	/* 0 is "never moved" */
-}
-
 /*
  * Has the balancer moved @p less than SEN_BALANCE_STAY_NS before @now?
  * Such a task is judged on samples taken where it was; it stays for a few
@@ -115,7 +112,7 @@ static bool sen_settling(struct task_struct *p, u64 now)
 {
 	u32 t = READ_ONCE(p->sen_util.balanced);
 
-	return t && (s32)(sen_balance_stamp(now) - t) <
+	return t && (s32)(sen_stamp(now) - t) <
 		    (s32)(SEN_BALANCE_STAY_NS >> 20);
 }
 
@@ -155,12 +152,19 @@ static bool sen_can_move(struct rq *src, struct task_struct *p, int dst)
 	return true;
 }
 
-/* Take @p off @src (locked, clock updated) for @dst. */
-static void sen_detach(struct rq *src, struct task_struct *p, int dst)
+/*
+ * Take @p off @src (locked, clock updated) for @dst; @fit: for room
+ * (struct sen_move), which a task leaving a smaller CPU remembers.
+ */
+static void sen_detach(struct rq *src, struct task_struct *p, int dst, bool fit)
 {
+	u64 now = local_clock();
+
+	if (fit)
+		sen_room_note(p, cpu_of(src), dst, now);
 	deactivate_task(src, p, DEQUEUE_NOCLOCK);
 	set_task_cpu(p, dst);
-	WRITE_ONCE(p->sen_util.balanced, sen_balance_stamp(local_clock()));
+	WRITE_ONCE(p->sen_util.balanced, sen_stamp(now));
 }
 
 /* Queue a detached @p on @dst; interrupts off, no rq lock held. */
@@ -203,7 +207,7 @@ static int sen_push_stop(void *data)
 	rq_lock_irq(src, &rf);
 	if (sen_enabled() && sen_can_move(src, p, w->dst)) {
 		update_rq_clock(src);
-		sen_detach(src, p, w->dst);
+		sen_detach(src, p, w->dst, w->mv.fit);
 		done = 1;
 	}
 	rq_unlock(src, &rf);
@@ -264,7 +268,7 @@ void sen_balance_tick(struct rq *rq)
 		/* A waiting task is taken off here and now: no stopper. */
 		if (sen_can_move(rq, best, w->mv.dst)) {
 			update_rq_clock(rq);
-			sen_detach(rq, best, w->mv.dst);
+			sen_detach(rq, best, w->mv.dst, w->mv.fit);
 			moved = best;
 		}
 		best = NULL;
@@ -330,7 +334,7 @@ int sen_balance_newidle(struct rq *this_rq)
 			    !sen_worth(&mv, p, cpu, now))
 				continue;
 			update_rq_clock(src);
-			sen_detach(src, p, this_cpu);
+			sen_detach(src, p, this_cpu, mv.fit);
 			trace_sen_balance(p, SEN_BALANCE_PULL, cpu, this_cpu,
 					  div_s64(mv.saving, SCHED_CAPACITY_SCALE),
 					  mv.cand, 1);

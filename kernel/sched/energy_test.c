@@ -278,6 +278,46 @@ static void sen_energy_64_cpus_full_power(struct kunit *test)
 	KUNIT_EXPECT_GT(test, sen_domain_energy(d, util, 64, -1, 0, 0), 0ULL);
 }
 
+/*
+ * The hold after a departure for room (sen_room_note()): about four
+ * seconds (2^12 units of 2^20 ns: 4.29 s), eight if the task comes back
+ * and leaves again within twice that, then 17 and 34 s at most; a task
+ * that stayed away twice its last hold starts again from four.  Stamps
+ * are compared across the wrap of their 32 bits, and 0 is never a stamp.
+ */
+static void sen_room_hold_backs_off(struct kunit *test)
+{
+	u32 t = sen_stamp(10 * NSEC_PER_SEC), next;
+	u8 shift = sen_room_next_shift(0, 0, t);
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, shift, 0);
+	KUNIT_EXPECT_TRUE(test, sen_room_holds(t, shift, sen_stamp(14200 * NSEC_PER_MSEC)));
+	KUNIT_EXPECT_FALSE(test, sen_room_holds(t, shift, sen_stamp(14400 * NSEC_PER_MSEC)));
+	/* Back at 14.4 s, out again at 15 s: eight seconds. */
+	next = sen_stamp(15 * NSEC_PER_SEC);
+	shift = sen_room_next_shift(t, shift, next);
+	t = next;
+	KUNIT_EXPECT_EQ(test, shift, 1);
+	KUNIT_EXPECT_TRUE(test, sen_room_holds(t, shift, sen_stamp(23500 * NSEC_PER_MSEC)));
+	KUNIT_EXPECT_FALSE(test, sen_room_holds(t, shift, sen_stamp(23700 * NSEC_PER_MSEC)));
+	/* Every return within twice the hold doubles it, up to eight times. */
+	for (i = 0; i < 4; i++) {
+		next = t + (2U << (12 + shift)) - 2;
+		shift = sen_room_next_shift(t, shift, next);
+		t = next;
+	}
+	KUNIT_EXPECT_EQ(test, shift, 3);
+	KUNIT_EXPECT_TRUE(test, sen_room_holds(t, shift, t + (1U << 15) - 2));
+	KUNIT_EXPECT_FALSE(test, sen_room_holds(t, shift, t + (1U << 15)));
+	/* Away for twice the hold: from four seconds again. */
+	KUNIT_EXPECT_EQ(test, sen_room_next_shift(t, shift, t + (2U << 15)), 0);
+	/* Never left; across the wrap of the stamp. */
+	KUNIT_EXPECT_FALSE(test, sen_room_holds(0, 0, t));
+	KUNIT_EXPECT_TRUE(test, sen_room_holds(0xffffff01U, 0, 0xffffff01U + 100));
+	KUNIT_EXPECT_EQ(test, sen_stamp(0), 1U);
+}
+
 static struct kunit_case sen_energy_cases[] = {
 	KUNIT_CASE(sen_energy_opp_index),
 	KUNIT_CASE(sen_energy_headroom),
@@ -287,6 +327,7 @@ static struct kunit_case sen_energy_cases[] = {
 	KUNIT_CASE(sen_energy_spread_beats_pack),
 	KUNIT_CASE(sen_energy_wake_cluster),
 	KUNIT_CASE(sen_energy_64_cpus_full_power),
+	KUNIT_CASE(sen_room_hold_backs_off),
 	{}
 };
 

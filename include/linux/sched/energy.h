@@ -349,7 +349,23 @@ static inline bool sen_enabled(void)
 	return static_branch_unlikely(&sen_policy_key);
 }
 
+/**
+ * sen_stamp() - a coarse timestamp for per-task move records
+ * @now:	local_clock()
+ *
+ * Return: @now in units of 2^20 ns (about a millisecond), with bit 0 set so
+ * that 0 means "never"; compared with (s32) differences, so it is good for
+ * intervals up to 2^31 units (about 26 days).
+ */
+static inline u32 sen_stamp(u64 now)
+{
+	return (u32)(now >> 20) | 1;
+}
+
 bool sen_policy_wanted(void);
+u8 sen_room_next_shift(u32 last, u8 shift, u32 now);
+bool sen_room_holds(u32 since, u8 shift, u32 now);
+void sen_room_note(struct task_struct *p, int src, int dst, u64 now);
 unsigned int sen_opp_index(const struct sen_domain *d, unsigned long util);
 unsigned int sen_idle_index(const struct sen_domain *d, u64 idle_us);
 u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,

@@ -47,6 +47,11 @@
  *			by a wakeup (sen_util_grown())
  * @balanced:		when the energy-aware balancer last moved the task,
  *			local_clock() >> 20 with bit 0 set; 0 for never
+ * @roomed:		when the task last left a CPU for room to a bigger one
+ *			(sen_room_note()), as @balanced
+ * @room_cap:		the capacity of the CPU it left then
+ * @room_shift:		how many times in a row it came back and left again:
+ *			the hold is doubled that often (sen_room_next_shift())
  * @gen:		the tracker's generation (its stops) the span and
  *			contribution fields belong to; older ones are void
  */
@@ -69,6 +74,9 @@ struct sen_task_util {
 	u8	hist_idx;
 	u8	rolled;
 	u32	balanced;
+	u32	roomed;
+	u16	room_cap;
+	u8	room_shift;
 	u32	gen;
 };
 
