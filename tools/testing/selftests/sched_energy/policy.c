@@ -451,19 +451,22 @@ TEST_F(policy, fork_burst_not_stacked)
 	}
 }
 
-/* Duty cycles (per mille) that the test changes while its tasks run. */
+/*
+ * Duty cycles (per mille) that the test changes while its tasks run, and
+ * how many activations in a row are long (0 counts as 1).
+ */
 struct spiky_ctl {
-	int base_pm, spike_pm;
+	int base_pm, spike_pm, spike_run;
 };
 
 #define SPIKY_PERIOD_US	32000
 #define SPIKY_EVERY	8
 
 /*
- * A task at @c->base_pm of SPIKY_PERIOD_US whose every SPIKY_EVERY-th
- * activation runs @c->spike_pm instead (0: none), bursts in its own CPU
- * time as se_duty_task()'s, the first @phase_us from now; allowed on @a
- * and @b (@a only if @b < 0).
+ * A task at @c->base_pm of SPIKY_PERIOD_US whose first @c->spike_run
+ * activations of every SPIKY_EVERY run @c->spike_pm instead (0: none),
+ * bursts in its own CPU time as se_duty_task()'s, the first @phase_us from
+ * now; allowed on @a and @b (@a only if @b < 0).
  */
 static pid_t spiky_task(const struct spiky_ctl *c, int a, int b, unsigned int phase_us)
 {
@@ -484,18 +487,43 @@ static pid_t spiky_task(const struct spiky_ctl *c, int a, int b, unsigned int ph
 	for (k = 1;; k++) {
 		int spike = __atomic_load_n(&c->spike_pm, __ATOMIC_RELAXED);
 		int duty = __atomic_load_n(&c->base_pm, __ATOMIC_RELAXED);
+		int run = __atomic_load_n(&c->spike_run, __ATOMIC_RELAXED);
 		struct timespec ts;
 
 		ts.tv_sec = next / 1000000000ULL;
 		ts.tv_nsec = next % 1000000000ULL;
 		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
-		if (spike && !(k % SPIKY_EVERY))
+		if (spike && k % SPIKY_EVERY < (run > 1 ? run : 1))
 			duty = spike;
 		start = se_thread_ns();
 		while (se_thread_ns() < start + period * duty / 1000)
 			;
 		next += period;
 	}
+}
+
+/*
+ * Trace @pid's decisions and balancer moves (@on), or stop and clear the
+ * filters; only that task's events if the kernel takes the filter.
+ * Returns 0 if both events could be switched.
+ */
+static int trace_moves(pid_t pid, int on)
+{
+	char filter[32];
+	int err;
+
+	snprintf(filter, sizeof(filter), "pid == %d", pid);
+	if (on) {
+		se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", filter);
+		se_write(SE_TRACEFS "/events/sched_energy/sen_balance/filter", filter);
+		return se_write(DECISION, "1") ||
+		       se_write(SE_TRACEFS "/events/sched_energy/sen_balance/enable", "1") ? -1 : 0;
+	}
+	err = se_write(DECISION, "0");
+	err |= se_write(SE_TRACEFS "/events/sched_energy/sen_balance/enable", "0");
+	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", "0");
+	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/filter", "0");
+	return err ? -1 : 0;
 }
 
 /* A task's demand: the median of 9 readings over 160 ms. */
@@ -534,7 +562,7 @@ static long demand_of(pid_t pid)
 TEST_F(policy, long_activation_keeps_prev)
 {
 	static char buf[1 << 20];
-	char want[32], filter[32], *line, *save = NULL;
+	char want[32], *line, *save = NULL;
 	int l = se_last_cpu(1), b = se_first_cpu(0), traced;
 	int on_l = 0, spikes = 0, dropped = 0, fit_pushes = 0, step;
 	long fit, dc, dt, ds, off, want_c;
@@ -594,17 +622,9 @@ TEST_F(policy, long_activation_keeps_prev)
 		SKIP(return, "the emulator's cost per activation leaves no room for the tasks");
 	}
 	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
-	/* only this task's events, if the kernel takes the filter */
-	snprintf(filter, sizeof(filter), "pid == %d", pid);
-	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", filter);
-	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/filter", filter);
-	traced = !se_write(DECISION, "1") &&
-		 !se_write(SE_TRACEFS "/events/sched_energy/sen_balance/enable", "1");
+	traced = !trace_moves(pid, 1);
 	se_sleep_ms(5000);
-	se_write(DECISION, "0");
-	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/enable", "0");
-	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", "0");
-	se_write(SE_TRACEFS "/events/sched_energy/sen_balance/filter", "0");
+	trace_moves(pid, 0);
 	se_kill(pid);
 	se_kill(comp);
 	ASSERT_TRUE(traced);
@@ -659,6 +679,125 @@ TEST_F(policy, long_activation_keeps_prev)
 	 */
 	EXPECT_GE(spikes / 5, dropped);
 	EXPECT_GE(2, fit_pushes);
+}
+
+/* Is @line a move of the traced task between @from and @to (-1: any)? */
+static int is_move(const char *line, int from, int to)
+{
+	const char *p;
+	int a, b;
+
+	if (strstr(line, "sen_decision:") && strstr(line, " kind=wakeup ")) {
+		p = strstr(line, " prev_cpu=");
+		if (!p || sscanf(p, " prev_cpu=%d", &a) != 1)
+			return 0;
+		p = strstr(line, " cpu=");	/* the choice, after prev_cpu= */
+		if (!p || sscanf(p, " cpu=%d", &b) != 1)
+			return 0;
+	} else if (strstr(line, "sen_balance:") && strstr(line, " done=1")) {
+		p = strstr(line, " src=");
+		if (!p || sscanf(p, " src=%d dst=%d", &a, &b) != 2)
+			return 0;
+	} else {
+		return 0;
+	}
+	return b >= 0 && a != b && (from < 0 || a == from) && (to < 0 || b == to);
+}
+
+/*
+ * A task that straddles a LITTLE CPU's fit limit does not keep bouncing.
+ * Alone at about 70% of a LITTLE CPU (between SEN_ROOM_FREE_PCT and the
+ * 80% fit line), with two long activations in every eight at 105% of it
+ * (over the 90% stay band: two long samples are a trend, it leaves for
+ * room), it used to come back for energy after the next four short ones
+ * and leave again at the next pair, every 256 ms.  Now a task that left a
+ * CPU for room goes back to one as small only after a hold of about four
+ * seconds (sen_room_note()): over the 5 s traced, at most two returns.
+ *
+ * The task is sized while pinned to the LITTLE CPU (on the emulator each
+ * activation carries the host-dependent cost of its wakeup and sleep),
+ * then allowed on a big CPU too; it must stay on LITTLE before the long
+ * activations start, or the board does not find LITTLE cheaper for it
+ * and the test cannot judge (skipped).
+ */
+TEST_F(policy, room_hold_stops_bouncing)
+{
+	static char buf[1 << 20];
+	char want[32], *line, *save = NULL;
+	int l = se_last_cpu(1), b = se_first_cpu(0), traced, step, i, on_l = 0;
+	int away = 0, back = 0;
+	long cap, dt = 0, want_t, want_s;
+	struct spiky_ctl *c = mmap(NULL, sizeof(*c), PROT_READ | PROT_WRITE,
+				   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	cpu_set_t set;
+	pid_t pid;
+
+	if (access(DECISION, W_OK))
+		SKIP(return, "no tracefs");
+	ASSERT_NE(MAP_FAILED, c);
+	if (l < 0 || b < 0)
+		SKIP(return, "needs LITTLE and big CPUs");
+	cap = se_cpu_capacity(l);
+	want_t = cap * 70 / 100;
+	want_s = cap * 105 / 100;
+	ASSERT_EQ(0, se_pin(0, b));
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+	c->base_pm = want_t * 1000 / 1024;
+	pid = spiky_task(c, l, -1, 0);
+	ASSERT_LT(0, pid);
+	for (step = 0; step < 4; step++) {
+		se_sleep_ms(600);
+		dt = demand_of(pid);
+		if (labs(dt - want_t) * 20 <= want_t)
+			break;
+		if (step < 3 && c->base_pm + (want_t - dt) * 1000 / 1024 > 1)
+			c->base_pm += (want_t - dt) * 1000 / 1024;
+	}
+	c->spike_pm = c->base_pm + (want_s - dt) * 1000 / 1024;
+	TH_LOG("cpu%d capacity %ld: task %ld (%d per mille), long %ld (%d per mille)",
+	       l, cap, dt, c->base_pm, want_s, c->spike_pm);
+	if (labs(dt - want_t) * 10 > want_t || c->spike_pm >= 900) {
+		se_kill(pid);
+		SKIP(return, "the emulator's cost per activation leaves no room for the task");
+	}
+	CPU_ZERO(&set);
+	CPU_SET(l, &set);
+	CPU_SET(b, &set);
+	ASSERT_EQ(0, sched_setaffinity(pid, sizeof(set), &set));
+	se_sleep_ms(500);
+	for (i = 0; i < 10; i++) {
+		on_l += se_task_cpu(pid) == l;
+		se_sleep_ms(50);
+	}
+	if (on_l < 8) {
+		se_kill(pid);
+		SKIP(return, "cpu%d is not where the task costs least (%d of 10 samples)", l, on_l);
+	}
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
+	traced = !trace_moves(pid, 1);
+	__atomic_store_n(&c->spike_run, 2, __ATOMIC_RELAXED);
+	se_sleep_ms(5000);
+	trace_moves(pid, 0);
+	se_kill(pid);
+	munmap(c, sizeof(*c));
+	ASSERT_TRUE(traced);
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
+	snprintf(want, sizeof(want), " pid=%d ", pid);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strstr(line, want))
+			continue;
+		if (is_move(line, l, -1)) {
+			away++;
+			TH_LOG("off: %s", line);
+		} else if (is_move(line, -1, l)) {
+			back++;
+			TH_LOG("back: %s", line);
+		}
+	}
+	TH_LOG("%d moves off cpu%d, %d back to it in 5 s", away, l, back);
+	/* the long activations made it leave, or there is nothing to judge */
+	ASSERT_LE(1, away);
+	EXPECT_GE(2, back);
 }
 
 /* Three ~10% tasks: at least 70% of the samples see each on LITTLE. */
