@@ -365,7 +365,7 @@ static bool sen_pick_fits(const struct sen_pick *pk, int cpu,
  */
 u8 sen_room_next_shift(u32 last, u8 shift, u32 now)
 {
-	if (last && (s32)(now - last) < (s32)(2U << (SEN_ROOM_HOLD_SHIFT + shift)))
+	if (sen_stamp_within(last, now, 2U << (SEN_ROOM_HOLD_SHIFT + shift)))
 		return min_t(u8, shift + 1, SEN_ROOM_SHIFT_MAX);
 	return 0;
 }
@@ -380,7 +380,7 @@ u8 sen_room_next_shift(u32 last, u8 shift, u32 now)
  */
 bool sen_room_holds(u32 since, u8 shift, u32 now)
 {
-	return since && (s32)(now - since) < (s32)(1U << (SEN_ROOM_HOLD_SHIFT + shift));
+	return sen_stamp_within(since, now, 1U << (SEN_ROOM_HOLD_SHIFT + shift));
 }
 
 /**
@@ -394,11 +394,11 @@ bool sen_room_holds(u32 since, u8 shift, u32 now)
  * settled demand, from a full history of samples, no longer fits in
  * SEN_STAY_PCT% of @src (a task that only shared @src is free to go to
  * another CPU like it, and a new one whose first span ran long has shown
- * nothing yet).  While the hold
- * lasts, the task goes to no CPU as small as @src (sen_pick_fits())
- * unless its peak would use less than SEN_ROOM_FREE_PCT% of it: a task
- * that really shrank goes at once, one that only had four short
- * activations in a row, and still needs 60-80% of the small CPU, does not.
+ * nothing yet).  While the hold lasts, the task goes to no CPU as small
+ * as @src (sen_pick_fits()) unless its peak would use less than
+ * SEN_ROOM_FREE_PCT% of it: a task that really shrank goes at once, one
+ * that only had four short activations in a row, and still needs 60-80%
+ * of the small CPU, does not.
  *
  * Context: @p's pi_lock held (a wakeup) or its rq locked (a balancer
  * move); written only when a task leaves for room, read locklessly by

@@ -110,10 +110,8 @@ static DEFINE_PER_CPU(struct sen_bal_stats, sen_bal_stats);
  */
 static bool sen_settling(struct task_struct *p, u64 now)
 {
-	u32 t = READ_ONCE(p->sen_util.balanced);
-
-	return t && (s32)(sen_stamp(now) - t) <
-		    (s32)(SEN_BALANCE_STAY_NS >> 20);
+	return sen_stamp_within(READ_ONCE(p->sen_util.balanced), sen_stamp(now),
+				SEN_BALANCE_STAY_NS >> 20);
 }
 
 /*

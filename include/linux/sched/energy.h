@@ -362,6 +362,19 @@ static inline u32 sen_stamp(u64 now)
 	return (u32)(now >> 20) | 1;
 }
 
+/**
+ * sen_stamp_within() - is a stamp set and less than a window before another
+ * @since:	a sen_stamp(), 0 for none
+ * @now:	a later sen_stamp()
+ * @window:	the window, in sen_stamp() units (below 2^31)
+ *
+ * Return: true if @since is set and @now is less than @window after it.
+ */
+static inline bool sen_stamp_within(u32 since, u32 now, u32 window)
+{
+	return since && (s32)(now - since) < (s32)window;
+}
+
 bool sen_policy_wanted(void);
 u8 sen_room_next_shift(u32 last, u8 shift, u32 now);
 bool sen_room_holds(u32 since, u8 shift, u32 now);
