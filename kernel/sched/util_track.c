@@ -178,41 +178,28 @@ unsigned int sen_util_ratio(u64 busy, u64 span)
 	return div64_u64(busy << SCHED_CAPACITY_SHIFT, span);
 }
 
-/* The mean of @n (at least one) samples. */
-static unsigned int sen_util_mean(const u16 *hist, unsigned int n)
+/* One pass over a task's samples: what the demand rules read of them. */
+struct sen_util_scan {
+	unsigned int sum;
+	unsigned int top;
+	unsigned int second;	/* the second largest sample, 0 for none */
+};
+
+static void sen_util_scan(const u16 *hist, unsigned int n,
+			  struct sen_util_scan *sc)
 {
-	unsigned int i, sum = 0;
+	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		sum += hist[i];
-	return sum / n;
-}
-
-/* The largest of @n samples, and in @second the second largest (or 0). */
-static unsigned int sen_util_top(const u16 *hist, unsigned int n,
-				 unsigned int *second)
-{
-	unsigned int i, top = 0;
-
-	*second = 0;
+	*sc = (struct sen_util_scan){ };
 	for (i = 0; i < n; i++) {
-		if (hist[i] > top) {
-			*second = top;
-			top = hist[i];
-		} else if (hist[i] > *second) {
-			*second = hist[i];
+		sc->sum += hist[i];
+		if (hist[i] > sc->top) {
+			sc->second = sc->top;
+			sc->top = hist[i];
+		} else if (hist[i] > sc->second) {
+			sc->second = hist[i];
 		}
 	}
-	return top;
-}
-
-/* The second largest of @n samples, 0 if there are fewer than two. */
-static unsigned int sen_util_second(const u16 *hist, unsigned int n)
-{
-	unsigned int second;
-
-	sen_util_top(hist, n, &second);
-	return second;
 }
 
 /*
@@ -225,15 +212,28 @@ static unsigned int sen_util_second(const u16 *hist, unsigned int n)
  * sample for long: the newest sample is believed at once
  * (sen_util_demand()), and the next high one is no longer alone.
  */
-static unsigned int sen_util_level(const u16 *hist, unsigned int n)
+static unsigned int sen_util_level(const struct sen_util_scan *sc,
+				   unsigned int n)
 {
-	unsigned int i, sum = 0, second, top = sen_util_top(hist, n, &second);
+	if (n >= 3 && sc->top > sc->second << SEN_UTIL_OUTLIER_SHIFT)
+		return (sc->sum - sc->top) / (n - 1);
+	return sc->sum / n;
+}
 
-	for (i = 0; i < n; i++)
-		sum += hist[i];
-	if (n >= 3 && top > second << SEN_UTIL_OUTLIER_SHIFT)
-		return (sum - top) / (n - 1);
-	return sum / n;
+/* sen_util_demand() of a scan of @n (at least one) samples. */
+static unsigned int sen_util_demand_of(const struct sen_util_scan *sc,
+				       unsigned int n, unsigned int sample)
+{
+	unsigned int avg = sen_util_level(sc, n);
+
+	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
+}
+
+/* sen_util_spread() of a scan. */
+static unsigned int sen_util_spread_of(const struct sen_util_scan *sc,
+				       unsigned int demand)
+{
+	return sc->second > demand ? sc->second - demand : 0;
 }
 
 /**
@@ -253,12 +253,12 @@ static unsigned int sen_util_level(const u16 *hist, unsigned int n)
 unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 			     unsigned int sample)
 {
-	unsigned int avg;
+	struct sen_util_scan sc;
 
 	if (!n)
 		return sample;
-	avg = sen_util_level(hist, n);
-	return sample > avg + (avg >> SEN_UTIL_MARGIN_SHIFT) ? sample : avg;
+	sen_util_scan(hist, n, &sc);
+	return sen_util_demand_of(&sc, n, sample);
 }
 
 /**
@@ -277,9 +277,10 @@ unsigned int sen_util_demand(const u16 *hist, unsigned int n,
 unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand)
 {
-	unsigned int second = sen_util_second(hist, n);
+	struct sen_util_scan sc;
 
-	return second > demand ? second - demand : 0;
+	sen_util_scan(hist, n, &sc);
+	return sen_util_spread_of(&sc, demand);
 }
 
 /**
@@ -302,9 +303,12 @@ unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 unsigned int sen_util_settled(const u16 *hist, unsigned int n,
 			      unsigned int demand)
 {
+	struct sen_util_scan sc;
+
 	if (n < 2)
 		return demand;
-	return min(demand, max(sen_util_mean(hist, n), sen_util_second(hist, n)));
+	sen_util_scan(hist, n, &sc);
+	return min(demand, max(sc.sum / n, sc.second));
 }
 
 /**
@@ -409,13 +413,15 @@ static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 			   unsigned int sample, int ev)
 {
 	struct sen_task_util *u = &p->sen_util;
+	struct sen_util_scan sc;
 
 	u->hist[u->hist_idx] = sample;
 	u->hist_idx = (u->hist_idx + 1) % SEN_UTIL_HIST;
 	if (u->nr_hist < SEN_UTIL_HIST)
 		u->nr_hist++;
-	u->demand = sen_util_demand(u->hist, u->nr_hist, sample);
-	u->spread = sen_util_spread(u->hist, u->nr_hist, u->demand);
+	sen_util_scan(u->hist, u->nr_hist, &sc);
+	u->demand = sen_util_demand_of(&sc, u->nr_hist, sample);
+	u->spread = sen_util_spread_of(&sc, u->demand);
 	u->rolled = ev == SEN_UTIL_EV_ROLL;
 	trace_sen_util_task(p, cpu, sample, ev);
 	u->cycle_start = now;
