@@ -26,7 +26,9 @@
  * the energy without it; the task's own contribution is first taken off
  * the CPU that holds it.  Only the destination domain changes, so a
  * decision is linear in CPUs + OPPs per domain, with at most four
- * candidates per domain.
+ * candidates per domain.  A domain is priced once without the task; a
+ * candidate that leaves its OPP where it was changes only its own CPU's
+ * part and the cluster's (sen_domain_energy_with()).
  *
  * Approximations: the period is the waking task's typical span (two
  * tracker windows when it has none); idle time comes in one stretch per
@@ -109,13 +111,15 @@ static DEFINE_MUTEX(sen_policy_mutex);
 
 /*
  * Per-CPU scratch of one decision: the utilization snapshot of the domain
- * being weighed and its CPU numbers.  Decisions run with interrupts off
- * (p->pi_lock), so a CPU's scratch has one user at a time.  Allocated
- * when the policy is first turned on, never in a decision.
+ * being weighed, its CPU numbers and each CPU's price without the task.
+ * Decisions run with interrupts off (p->pi_lock), so a CPU's scratch has
+ * one user at a time.  Allocated when the policy is first turned on,
+ * never in a decision.
  */
 struct sen_scratch {
 	unsigned long *util;
 	int *cpu;
+	struct sen_cpu_price *price;
 };
 
 static DEFINE_PER_CPU(struct sen_scratch, sen_scratch);
@@ -218,6 +222,84 @@ unsigned int sen_idle_index(const struct sen_domain *d, u64 idle_us)
 	return 0;
 }
 
+/*
+ * One CPU with utilization @u (> 0) over the period at OPP @o: busy @u /
+ * cap(@o) of it, idle the rest in the state that stretch reaches, woken
+ * once from it.  Sets @pr's busy share and state; returns its energy.
+ */
+static u64 sen_cpu_energy(const struct sen_domain *d, const struct sen_opp *o,
+			  unsigned long u, u64 period_us,
+			  struct sen_cpu_price *pr)
+{
+	u64 b = min_t(u64, div64_u64((u64)u << SCHED_CAPACITY_SHIFT, o->cap),
+		      SCHED_CAPACITY_SCALE);
+	unsigned int s = sen_idle_index(d, (period_us * (SCHED_CAPACITY_SCALE - b)) >>
+					SCHED_CAPACITY_SHIFT);
+
+	pr->busy = b;
+	pr->state = s;
+	return b * o->cpu_power + (SCHED_CAPACITY_SCALE - b) * d->idle[s].cpu_power +
+	       div64_u64((u64)d->idle[s].wakeup_energy << SCHED_CAPACITY_SHIFT,
+			 period_us);
+}
+
+/*
+ * The cluster over the period at OPP @o: idle the share @q of it in the
+ * state that stretch reaches but no deeper than @s_min (its busy CPUs'
+ * shallowest), busy the rest.
+ */
+static u64 sen_cluster_energy(const struct sen_domain *d,
+			      const struct sen_opp *o, u64 q,
+			      unsigned int s_min, u64 period_us)
+{
+	unsigned int s = min(s_min, sen_idle_index(d, (period_us * q) >>
+						   SCHED_CAPACITY_SHIFT));
+
+	return (SCHED_CAPACITY_SCALE - q) * o->cluster_power +
+	       q * d->idle[s].cluster_power;
+}
+
+/* A CPU with no work: in the deepest state all period. */
+static u64 sen_cpu_idle_energy(const struct sen_domain *d)
+{
+	return (u64)SCHED_CAPACITY_SCALE * d->idle[d->nr_idle - 1].cpu_power;
+}
+
+/*
+ * The CPUs of a domain at OPP @o, @util[@idx] with @add on top (@idx -1:
+ * none), and then its cluster: each busy CPU shortens the cluster's idle
+ * share and keeps it out of states deeper than its own.  Each CPU's part
+ * goes to @price[] unless that is NULL, the CPUs' sum to *@cpus.
+ */
+static u64 sen_domain_at(const struct sen_domain *d, const struct sen_opp *o,
+			 const unsigned long *util, unsigned int nr, int idx,
+			 unsigned long add, u64 period_us,
+			 struct sen_cpu_price *price, u64 *cpus)
+{
+	unsigned int i, s_min = d->nr_idle - 1;
+	u64 energy = 0, q = SCHED_CAPACITY_SCALE;
+	struct sen_cpu_price one;
+
+	for (i = 0; i < nr; i++) {
+		struct sen_cpu_price *pr = price ? &price[i] : &one;
+		unsigned long u = util[i] + (i == idx ? add : 0);
+
+		if (!u) {
+			pr->energy = sen_cpu_idle_energy(d);
+			pr->busy = 0;
+			pr->state = d->nr_idle - 1;
+		} else {
+			pr->energy = sen_cpu_energy(d, o, u, period_us, pr);
+			s_min = min_t(unsigned int, s_min, pr->state);
+			q = (q * (SCHED_CAPACITY_SCALE - pr->busy)) >>
+			    SCHED_CAPACITY_SHIFT;
+		}
+		energy += pr->energy;
+	}
+	*cpus = energy;
+	return energy + sen_cluster_energy(d, o, q, s_min, period_us);
+}
+
 /**
  * sen_domain_energy() - the energy of a domain over one period
  * @d:		the domain
@@ -238,44 +320,106 @@ u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
 		      unsigned int nr, int add_idx, unsigned long add,
 		      u64 period_us)
 {
-	unsigned int i, s, s_min, deepest;
-	unsigned long max_util = 0, u;
-	const struct sen_opp *o;
-	u64 energy = 0, b, q = SCHED_CAPACITY_SCALE;
+	unsigned long max_util = 0;
+	unsigned int i;
+	u64 cpus;
 
 	if (!nr || !d->nr_opps || !d->nr_idle)
 		return 0;
-	period_us = max_t(u64, period_us, 1);
-	deepest = d->nr_idle - 1;
 	for (i = 0; i < nr; i++)
 		max_util = max(max_util, util[i] + (i == add_idx ? add : 0));
 	if (!max_util)
-		return SCHED_CAPACITY_SCALE * ((u64)nr * d->idle[deepest].cpu_power +
-					       d->idle[deepest].cluster_power);
+		return nr * sen_cpu_idle_energy(d) + (u64)SCHED_CAPACITY_SCALE *
+		       d->idle[d->nr_idle - 1].cluster_power;
+	return sen_domain_at(d, &d->opp[sen_opp_index(d, sen_util_headroom(max_util, 0))],
+			     util, nr, add_idx, add, max_t(u64, period_us, 1),
+			     NULL, &cpus);
+}
 
-	o = &d->opp[sen_opp_index(d, sen_util_headroom(max_util, 0))];
-	s_min = deepest;
-	for (i = 0; i < nr; i++) {
-		u = util[i] + (i == add_idx ? add : 0);
-		if (!u) {
-			energy += (u64)SCHED_CAPACITY_SCALE * d->idle[deepest].cpu_power;
-			continue;
-		}
-		b = min_t(u64, div64_u64((u64)u << SCHED_CAPACITY_SHIFT, o->cap),
-			  SCHED_CAPACITY_SCALE);
-		s = sen_idle_index(d, (period_us * (SCHED_CAPACITY_SCALE - b)) >>
-				   SCHED_CAPACITY_SHIFT);
-		s_min = min(s_min, s);
-		energy += b * o->cpu_power +
-			  (SCHED_CAPACITY_SCALE - b) * d->idle[s].cpu_power +
-			  div64_u64((u64)d->idle[s].wakeup_energy << SCHED_CAPACITY_SHIFT,
-				    period_us);
-		q = (q * (SCHED_CAPACITY_SCALE - b)) >> SCHED_CAPACITY_SHIFT;
+/**
+ * sen_domain_base() - price a domain without the task, for its candidates
+ * @d:		the domain
+ * @util:	utilization of each of its CPUs that counts
+ * @nr:		number of entries of @util
+ * @period_us:	the period
+ * @base:	filled: the energy, and each CPU's part of it in @base->cpu
+ *		(room for @nr entries, the caller's)
+ *
+ * A decision prices a domain once without the task and once with it on
+ * each candidate.  Most candidates leave the domain's OPP where it was,
+ * and then only the candidate's own term and the cluster's change:
+ * sen_domain_energy_with() recomputes those from what this keeps.
+ *
+ * Return: sen_domain_energy(@d, @util, @nr, -1, 0, @period_us).
+ */
+u64 sen_domain_base(const struct sen_domain *d, const unsigned long *util,
+		    unsigned int nr, u64 period_us, struct sen_dom_base *base)
+{
+	unsigned int i;
+
+	base->opp = -1;
+	base->max_util = 0;
+	for (i = 0; i < nr; i++)
+		base->max_util = max(base->max_util, util[i]);
+	if (!base->max_util || !d->nr_opps || !d->nr_idle) {
+		base->energy = sen_domain_energy(d, util, nr, -1, 0, period_us);
+		return base->energy;
 	}
-	s = min(s_min, sen_idle_index(d, (period_us * q) >> SCHED_CAPACITY_SHIFT));
-	energy += (SCHED_CAPACITY_SCALE - q) * o->cluster_power +
-		  q * d->idle[s].cluster_power;
-	return energy;
+	base->opp = sen_opp_index(d, sen_util_headroom(base->max_util, 0));
+	base->energy = sen_domain_at(d, &d->opp[base->opp], util, nr, -1, 0,
+				     max_t(u64, period_us, 1), base->cpu,
+				     &base->cpus);
+	return base->energy;
+}
+
+/**
+ * sen_domain_energy_with() - a domain's energy with the task on one CPU
+ * @d:		the domain
+ * @util:	as given to sen_domain_base()
+ * @nr:		as given to sen_domain_base()
+ * @idx:	index into @util of the CPU that gets the task
+ * @add:	the task's utilization
+ * @period_us:	as given to sen_domain_base()
+ * @base:	sen_domain_base() of @d, @util, @nr and @period_us
+ *
+ * When the task leaves the domain's OPP where it was, the other CPUs'
+ * terms are @base's: only @idx's is recomputed, and the cluster's from
+ * the kept busy shares, multiplied in the same order, so the result is
+ * sen_domain_energy()'s to the last bit (KUnit checks it).  Otherwise the
+ * whole domain is priced again.
+ *
+ * Return: sen_domain_energy(@d, @util, @nr, @idx, @add, @period_us).
+ */
+u64 sen_domain_energy_with(const struct sen_domain *d,
+			   const unsigned long *util, unsigned int nr, int idx,
+			   unsigned long add, u64 period_us,
+			   const struct sen_dom_base *base)
+{
+	unsigned long u = util[idx] + add;
+	unsigned int i, s_min;
+	struct sen_cpu_price pr;
+	const struct sen_opp *o;
+	u64 energy, q = SCHED_CAPACITY_SCALE;
+
+	if (base->opp < 0 ||
+	    sen_opp_index(d, sen_util_headroom(max(base->max_util, u), 0)) != base->opp)
+		return sen_domain_energy(d, util, nr, idx, add, period_us);
+	if (!add)
+		return base->energy;
+
+	period_us = max_t(u64, period_us, 1);
+	o = &d->opp[base->opp];
+	energy = base->cpus - base->cpu[idx].energy +
+		 sen_cpu_energy(d, o, u, period_us, &pr);
+	s_min = d->nr_idle - 1;
+	for (i = 0; i < nr; i++) {
+		/* An idle CPU's busy share is 0 and its state the deepest. */
+		const struct sen_cpu_price *c = i == idx ? &pr : &base->cpu[i];
+
+		s_min = min_t(unsigned int, s_min, c->state);
+		q = (q * (SCHED_CAPACITY_SCALE - c->busy)) >> SCHED_CAPACITY_SHIFT;
+	}
+	return energy + sen_cluster_energy(d, o, q, s_min, period_us);
 }
 
 /* One decision in progress. */
@@ -604,8 +748,9 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 {
 	unsigned long cap = d->opp[d->nr_opps - 1].cap;
 	int cand[SEN_CANDS_PER_DOM] = { -1, -1, -1, -1, -1 };
+	struct sen_dom_base base = { .cpu = sc->price };
+	bool priced = false;	/* with the first candidate */
 	unsigned int nr, i, j;
-	u64 base = U64_MAX;	/* priced with the first candidate */
 
 	if (!sen_snapshot(pk, d, sc, &nr, cand))
 		return false;
@@ -628,11 +773,12 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 			;
 		if (j < i)
 			continue;	/* weighed already */
-		if (base == U64_MAX)
-			base = sen_domain_energy(d, sc->util, nr, -1, 0,
-						 pk->period_us);
-		delta = sen_domain_energy(d, sc->util, nr, c, pk->util,
-					  pk->period_us) - base;
+		if (!priced) {
+			sen_domain_base(d, sc->util, nr, pk->period_us, &base);
+			priced = true;
+		}
+		delta = sen_domain_energy_with(d, sc->util, nr, c, pk->util,
+					       pk->period_us, &base) - base.energy;
 		sen_trace_cand(pk, sc->cpu[c], delta);
 		if (sc->cpu[c] == pk->prev_cpu) {
 			pk->prev_delta = delta;
@@ -956,6 +1102,7 @@ static int sen_scratch_alloc(void)
 
 	for_each_possible_cpu(cpu) {
 		struct sen_scratch *sc = per_cpu_ptr(&sen_scratch, cpu);
+		struct sen_cpu_price *price;
 		unsigned long *util;
 		int *cpus;
 
@@ -965,15 +1112,19 @@ static int sen_scratch_alloc(void)
 				    cpu_to_node(cpu));
 		cpus = kcalloc_node(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL,
 				    cpu_to_node(cpu));
-		if (!util || !cpus) {
+		price = kcalloc_node(nr_cpu_ids, sizeof(*price), GFP_KERNEL,
+				     cpu_to_node(cpu));
+		if (!util || !cpus || !price) {
 			kfree(util);
 			kfree(cpus);
+			kfree(price);
 			return -ENOMEM;
 		}
 		sc->cpu = cpus;
+		sc->price = price;
 		/*
-		 * Published last, after sc->cpu: sen_select_cpu() tests util
-		 * with an acquire before it uses either array.
+		 * Published last, after sc->cpu and sc->price: decisions test
+		 * util with an acquire before they use the other arrays.
 		 */
 		smp_store_release(&sc->util, util);
 	}

@@ -440,6 +440,7 @@ struct sen_cost_snap {
 
 struct sen_cost_bench {
 	struct sen_model *m;
+	struct sen_cpu_price *price;	/* sen_domain_base()'s, one domain */
 	unsigned int nr_cpus;
 	unsigned int dom_cpus;		/* CPUs per domain (the last may have fewer) */
 	unsigned int nr_opps;
@@ -511,6 +512,8 @@ static struct sen_cost_bench *sen_cost_build(struct kunit *test,
 	KUNIT_ASSERT_NOT_NULL(test, b);
 	b->m = kunit_kzalloc(test, sen_model_size(nr_dom), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, b->m);
+	b->price = kunit_kcalloc(test, dom_cpus, sizeof(*b->price), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, b->price);
 	b->nr_cpus = nr_cpus;
 	b->dom_cpus = dom_cpus;
 	b->nr_opps = nr_opps;
@@ -558,25 +561,35 @@ static struct sen_cost_bench *sen_cost_build(struct kunit *test,
 /*
  * The timed part of one decision: per domain a base energy and one energy
  * per candidate (its first SEN_COST_CANDS CPUs), the least delta over all
- * domains.  Ties go to the lower CPU, as in the brute force.
+ * domains.  Ties go to the lower CPU, as in the brute force.  As
+ * sen_weigh_domain() does it (sen_domain_base(), sen_domain_energy_with()),
+ * or with @full every candidate priced from scratch (sen_domain_energy()),
+ * for comparison.
  */
 static int sen_cost_decide(const struct sen_cost_bench *b,
-			   const struct sen_cost_snap *s, s64 *best_delta)
+			   const struct sen_cost_snap *s, s64 *best_delta,
+			   bool full)
 {
 	const struct sen_model *m = b->m;
+	struct sen_dom_base base = { .cpu = b->price };
 	unsigned int i, j, nr;
 	int best = -1;
 
 	for (i = 0; i < m->nr_domains; i++) {
 		const struct sen_domain *d = &m->dom[i];
 		const unsigned long *util = s->util + i * b->dom_cpus;
-		u64 base;
+		u64 without;
 
 		nr = sen_cost_dom_cpus(b, i);
-		base = sen_domain_energy(d, util, nr, -1, 0, s->period_us);
+		without = full ? sen_domain_energy(d, util, nr, -1, 0, s->period_us) :
+			  sen_domain_base(d, util, nr, s->period_us, &base);
 		for (j = 0; j < min_t(unsigned int, nr, SEN_COST_CANDS); j++) {
-			s64 delta = sen_domain_energy(d, util, nr, j, s->task,
-						      s->period_us) - base;
+			s64 delta = (full ?
+				     sen_domain_energy(d, util, nr, j, s->task,
+						       s->period_us) :
+				     sen_domain_energy_with(d, util, nr, j, s->task,
+							    s->period_us, &base)) -
+				    without;
 
 			if (best < 0 || delta < *best_delta) {
 				best = i * b->dom_cpus + j;
@@ -625,6 +638,7 @@ static void sen_cost_snap_check(struct kunit *test,
 				const struct sen_cost_bench *b,
 				struct sen_cost_snap *s)
 {
+	struct sen_dom_base base = { .cpu = b->price };
 	unsigned int cpu;
 
 	s->best_cpu = -1;
@@ -644,6 +658,12 @@ static void sen_cost_snap_check(struct kunit *test,
 		with = sen_domain_energy(d, util, nr, idx, s->task, s->period_us);
 		KUNIT_ASSERT_GT(test, without, 0ULL);
 		KUNIT_ASSERT_GT(test, with, 0ULL);
+		/* The decisions' shortcut gives the same figures to the bit. */
+		KUNIT_ASSERT_EQ(test, sen_domain_base(d, util, nr, s->period_us,
+						      &base), without);
+		KUNIT_ASSERT_EQ(test, sen_domain_energy_with(d, util, nr, idx,
+							     s->task, s->period_us,
+							     &base), with);
 		if (sen_opp_index(d, sen_cost_need(util, nr, -1, 0)) ==
 		    sen_opp_index(d, sen_cost_need(util, nr, idx, s->task)))
 			KUNIT_ASSERT_GE_MSG(test, with + charge, without,
@@ -656,13 +676,55 @@ static void sen_cost_snap_check(struct kunit *test,
 	}
 }
 
+/*
+ * Time @n decisions in chunks of SEN_COST_CHUNK, the shortcut's and the
+ * full pricing's alternately, so that a host's slow patch slows both;
+ * counts in @wrong the decisions that differ from the brute force.
+ */
+static void sen_cost_time(const struct sen_cost_bench *b, unsigned int n,
+			  u64 *ns, u64 *best, u64 *ns_full, unsigned int *wrong)
+{
+	unsigned int i, k, end, pass;
+	u64 t0, chunk;
+	s64 delta;
+	int cpu;
+
+	*ns = 0;
+	*ns_full = 0;
+	*best = U64_MAX;
+	*wrong = 0;
+	for (k = 0; k < n; k = end) {
+		end = min(n, k + SEN_COST_CHUNK);
+		for (pass = 0; pass < 2; pass++) {
+			t0 = ktime_get_ns();
+			for (i = k; i < end; i++) {
+				const struct sen_cost_snap *s =
+					&b->snap[i % SEN_COST_SNAPS];
+
+				cpu = sen_cost_decide(b, s, &delta, pass);
+				*wrong += cpu != s->best_cpu ||
+					  delta != s->best_delta;
+			}
+			chunk = ktime_get_ns() - t0;
+			if (pass) {
+				*ns_full += chunk;
+				continue;
+			}
+			*ns += chunk;
+			/* The least disturbed chunk: an emulator's host is noisy. */
+			*best = min(*best, div_u64(chunk, end - k));
+		}
+		cond_resched();
+	}
+}
+
 static void sen_cost_run(struct kunit *test, unsigned int nr_cpus,
 			 unsigned int dom_cpus)
 {
 	static const unsigned int opps[] = { 5, 10, 20 };
-	unsigned int n = max(bench_decisions, 1U), o, i, k, end, wrong;
+	unsigned int n = max(bench_decisions, 1U), o, i, wrong;
 	struct sen_cost_bench *b;
-	u64 t0, ns, chunk, best;
+	u64 ns, ns_full, best;
 	s64 delta;
 	int cpu;
 
@@ -670,37 +732,19 @@ static void sen_cost_run(struct kunit *test, unsigned int nr_cpus,
 		b = sen_cost_build(test, nr_cpus, dom_cpus, opps[o]);
 		for (i = 0; i < SEN_COST_SNAPS; i++) {
 			sen_cost_snap_check(test, b, &b->snap[i]);
-			cpu = sen_cost_decide(b, &b->snap[i], &delta);
+			cpu = sen_cost_decide(b, &b->snap[i], &delta, false);
 			KUNIT_ASSERT_EQ(test, cpu, b->snap[i].best_cpu);
 			KUNIT_ASSERT_EQ(test, delta, b->snap[i].best_delta);
 		}
 
-		/* The timed loop: no allocation, no output. */
-		wrong = 0;
-		ns = 0;
-		best = U64_MAX;
-		for (k = 0; k < n; k = end) {
-			end = min(n, k + SEN_COST_CHUNK);
-			t0 = ktime_get_ns();
-			for (i = k; i < end; i++) {
-				const struct sen_cost_snap *s =
-					&b->snap[i % SEN_COST_SNAPS];
-
-				cpu = sen_cost_decide(b, s, &delta);
-				wrong += cpu != s->best_cpu ||
-					 delta != s->best_delta;
-			}
-			chunk = ktime_get_ns() - t0;
-			ns += chunk;
-			/* The least disturbed chunk: an emulator's host is noisy. */
-			best = min(best, div_u64(chunk, end - k));
-			cond_resched();
-		}
+		/* The timed loops: no allocation, no output. */
+		sen_cost_time(b, n, &ns, &best, &ns_full, &wrong);
 		KUNIT_EXPECT_EQ(test, wrong, 0U);
 		kunit_info(test,
-			   "sched_energy_decision_cost: cpus=%u domains=%u opps=%u decisions=%u ns_per_decision=%llu ns_per_domain=%llu ns_best=%llu",
+			   "sched_energy_decision_cost: cpus=%u domains=%u opps=%u decisions=%u ns_per_decision=%llu ns_per_domain=%llu ns_best=%llu ns_full=%llu",
 			   nr_cpus, b->m->nr_domains, opps[o], n, div_u64(ns, n),
-			   div64_u64(ns, (u64)n * b->m->nr_domains), best);
+			   div64_u64(ns, (u64)n * b->m->nr_domains), best,
+			   div_u64(ns_full, n));
 	}
 }
 

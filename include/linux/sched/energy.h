@@ -384,6 +384,42 @@ unsigned int sen_idle_index(const struct sen_domain *d, u64 idle_us);
 u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
 		      unsigned int nr, int add_idx, unsigned long add,
 		      u64 period_us);
+
+/**
+ * struct sen_cpu_price - one CPU of a domain priced at the domain's OPP
+ * @energy:	its energy over the period (sen_domain_energy()'s unit)
+ * @busy:	its busy share of the period, in 1/SCHED_CAPACITY_SCALE
+ * @state:	the idle state its idle stretch reaches
+ */
+struct sen_cpu_price {
+	u64	energy;
+	u16	busy;
+	u8	state;
+};
+
+/**
+ * struct sen_dom_base - a domain priced without the task (sen_domain_base())
+ * @cpu:	per CPU of the snapshot, room for as many as it has (the
+ *		caller's)
+ * @energy:	the domain's energy: sen_domain_energy() with nothing added
+ * @cpus:	the sum of @cpu[].energy (@energy without the cluster's)
+ * @max_util:	its neediest CPU's utilization
+ * @opp:	the OPP it runs at, -1 when no CPU has work
+ */
+struct sen_dom_base {
+	struct sen_cpu_price	*cpu;
+	u64			energy;
+	u64			cpus;
+	unsigned long		max_util;
+	int			opp;
+};
+
+u64 sen_domain_base(const struct sen_domain *d, const unsigned long *util,
+		    unsigned int nr, u64 period_us, struct sen_dom_base *base);
+u64 sen_domain_energy_with(const struct sen_domain *d,
+			   const unsigned long *util, unsigned int nr, int idx,
+			   unsigned long add, u64 period_us,
+			   const struct sen_dom_base *base);
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 
 /* Room for a decision's candidate list ("cpu:delta,..."). */
