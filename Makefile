@@ -7,7 +7,7 @@ BOARDS ?= juno-r0 hikey960
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply bench-util bench-gov bench-balance bench-overhead stress soak \
+	series series-check apply bench-util bench-gov bench-balance bench-overhead bench-decision stress soak \
 	boot clean distclean help kernel-kcsan eval fresh-check
 
 all: demo
@@ -30,6 +30,7 @@ help:
 	@echo "make bench-util   utilization-tracker figures next to PELT's (both boards)"
 	@echo "make bench-gov    sched_energy vs schedutil: OPP residency and modelled energy"
 	@echo "make bench-overhead  hackbench, pipes, ping-pong, wakeup latency vs mainline EAS"
+	@echo "make bench-decision  one wakeup placement's time vs mainline EAS (profiling kernel)"
 	@echo "make bench-balance stacked never-sleeping tasks: sched-energy vs mainline EAS balancing"
 	@echo "make series-check the same, building the kernel after every patch"
 	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
@@ -124,6 +125,12 @@ bench-gov: kernel initramfs
 bench-overhead: kernel initramfs
 	@EVAL_WORKLOADS=none EVAL_MODES="eas eas2 sen" ROUNDS=12 HACKBENCH_ROUNDS=6 \
 		EVAL_BENCHES="hackbench hackbench-pipe pingpong latency" $(S)/eval $(BOARDS)
+
+# One wakeup placement's time, sched-energy's against mainline EAS's, on
+# the profiling kernel (function profiler), 12 rounds over two boots.
+bench-decision: initramfs
+	@EVAL_VARIANT=prof EVAL_WORKLOADS=none EVAL_MODES="eas eas2 sen" ROUNDS=12 \
+		HACKBENCH_ROUNDS=6 EVAL_BENCHES=decision $(S)/eval $(BOARDS)
 
 # The same, building the kernel after every patch (bisectability; slow).
 series-check: deps

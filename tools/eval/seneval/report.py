@@ -116,7 +116,9 @@ def _median(xs, digits=0):
 BENCH_TEXT = {"hackbench": "hackbench -g 4 -l 100, s",
               "hackbench-pipe": "hackbench -p -g 4 -l 100, s",
               "pingpong": "se_pingpong, ns per round trip",
-              "latency": "cyclictest p99 wakeup latency, never-sleeping tasks on half the CPUs, us"}
+              "latency": "cyclictest p99 wakeup latency, never-sleeping tasks on half the CPUs, us",
+              "decision": "select_task_rq_fair() over se_pingpong's wakeups (function profiler), "
+                          "ns per call"}
 
 
 # The resolution an overhead verdict needs: the throughput target is a
