@@ -348,7 +348,9 @@ u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
  * A decision prices a domain once without the task and once with it on
  * each candidate.  Most candidates leave the domain's OPP where it was,
  * and then only the candidate's own term and the cluster's change:
- * sen_domain_energy_with() recomputes those from what this keeps.
+ * sen_domain_energy_with() recomputes those from what this keeps.  A
+ * domain of one CPU, or with no work, keeps nothing (@base->opp is -1)
+ * and its candidates are priced in full.
  *
  * Return: sen_domain_energy(@d, @util, @nr, -1, 0, @period_us).
  */
@@ -361,7 +363,11 @@ u64 sen_domain_base(const struct sen_domain *d, const unsigned long *util,
 	base->max_util = 0;
 	for (i = 0; i < nr; i++)
 		base->max_util = max(base->max_util, util[i]);
-	if (!base->max_util || !d->nr_opps || !d->nr_idle) {
+	/*
+	 * One CPU: its own term is all a candidate changes, and the task
+	 * moves its OPP more often than not; no work to keep.
+	 */
+	if (nr < 2 || !base->max_util || !d->nr_opps || !d->nr_idle) {
 		base->energy = sen_domain_energy(d, util, nr, -1, 0, period_us);
 		return base->energy;
 	}
