@@ -106,6 +106,8 @@
 DEFINE_STATIC_KEY_FALSE(sen_policy_key);
 
 static unsigned int sysctl_sched_energy;
+/* sen_util_headroom()'s least headroom; debugfs headroom_shift changes it. */
+unsigned int sen_headroom_shift __read_mostly = SEN_HEADROOM_SHIFT;
 /* Serialises the sysctl: start, stop, scratch allocation. */
 static DEFINE_MUTEX(sen_policy_mutex);
 
@@ -202,6 +204,13 @@ unsigned int sen_opp_index(const struct sen_domain *d, unsigned long need)
 		if (d->opp[i].efficient && d->opp[i].cap >= need)
 			return i;
 	return d->nr_opps - 1;
+}
+
+/* The OPP a domain is priced at when its neediest CPU has @max_util. */
+static unsigned int sen_domain_opp(const struct sen_domain *d,
+				   unsigned long max_util)
+{
+	return sen_opp_index(d, sen_util_headroom(max_util, 0));
 }
 
 /**
@@ -331,9 +340,8 @@ u64 sen_domain_energy(const struct sen_domain *d, const unsigned long *util,
 	if (!max_util)
 		return nr * sen_cpu_idle_energy(d) + (u64)SCHED_CAPACITY_SCALE *
 		       d->idle[d->nr_idle - 1].cluster_power;
-	return sen_domain_at(d, &d->opp[sen_opp_index(d, sen_util_headroom(max_util, 0))],
-			     util, nr, add_idx, add, max_t(u64, period_us, 1),
-			     NULL, &cpus);
+	return sen_domain_at(d, &d->opp[sen_domain_opp(d, max_util)], util, nr,
+			     add_idx, add, max_t(u64, period_us, 1), NULL, &cpus);
 }
 
 /**
@@ -371,7 +379,7 @@ u64 sen_domain_base(const struct sen_domain *d, const unsigned long *util,
 		base->energy = sen_domain_energy(d, util, nr, -1, 0, period_us);
 		return base->energy;
 	}
-	base->opp = sen_opp_index(d, sen_util_headroom(base->max_util, 0));
+	base->opp = sen_domain_opp(d, base->max_util);
 	base->energy = sen_domain_at(d, &d->opp[base->opp], util, nr, -1, 0,
 				     max_t(u64, period_us, 1), base->cpu,
 				     &base->cpus);
@@ -407,8 +415,7 @@ u64 sen_domain_energy_with(const struct sen_domain *d,
 	const struct sen_opp *o;
 	u64 energy, q = SCHED_CAPACITY_SCALE;
 
-	if (base->opp < 0 ||
-	    sen_opp_index(d, sen_util_headroom(max(base->max_util, u), 0)) != base->opp)
+	if (base->opp < 0 || sen_domain_opp(d, max(base->max_util, u)) != base->opp)
 		return sen_domain_energy(d, util, nr, idx, add, period_us);
 	if (!add)
 		return base->energy;
@@ -1251,6 +1258,22 @@ static int sen_policy_show(struct seq_file *m, void *unused)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sen_policy);
+
+static int sen_headroom_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(sen_headroom_shift);
+	return 0;
+}
+
+static int sen_headroom_set(void *data, u64 val)
+{
+	if (val < SEN_HEADROOM_SHIFT_MIN || val > SEN_HEADROOM_SHIFT_MAX)
+		return -EINVAL;
+	WRITE_ONCE(sen_headroom_shift, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sen_headroom_fops, sen_headroom_get, sen_headroom_set,
+			 "%llu\n");
 #endif
 
 static int __init sen_policy_init(void)
@@ -1263,6 +1286,8 @@ static int __init sen_policy_init(void)
 #ifdef CONFIG_DEBUG_FS
 	debugfs_create_file("policy", 0444, sen_debugfs_dir(), NULL,
 			    &sen_policy_fops);
+	debugfs_create_file_unsafe("headroom_shift", 0644, sen_debugfs_dir(),
+				   NULL, &sen_headroom_fops);
 #endif
 	return 0;
 }

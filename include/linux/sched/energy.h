@@ -224,6 +224,13 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_UTIL_WINDOW_NS	(8 * NSEC_PER_MSEC)
 #define SEN_HOLD_SLOTS		32
 #define SEN_UTIL_MARGIN_SHIFT	3	/* growth believed at once: > 1/8 */
+/*
+ * Least OPP headroom, 1/2^shift of the demand: the default, and the range
+ * debugfs sched_energy/headroom_shift accepts (sen_util_headroom()).
+ */
+#define SEN_HEADROOM_SHIFT	3
+#define SEN_HEADROOM_SHIFT_MIN	1
+#define SEN_HEADROOM_SHIFT_MAX	8
 #define SEN_UTIL_ROLL_WINDOWS	4	/* a span without wakeup closes after */
 /* Demand a decision assumes for a task with no sample and no estimate yet. */
 #define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
@@ -244,6 +251,8 @@ unsigned long sen_cpu_util(int cpu, u64 now);
 unsigned long sen_cpu_fair_util(int cpu, u64 now);
 unsigned long sen_cpu_spread(int cpu);
 
+extern unsigned int sen_headroom_shift;
+
 /**
  * sen_util_headroom() - capacity to provide for a tracked demand
  * @util:	the demand
@@ -252,7 +261,9 @@ unsigned long sen_cpu_spread(int cpu);
  *
  * The tracker believes growth beyond 1/2^SEN_UTIL_MARGIN_SHIFT of the
  * demand at once and may lag by up to that much; the headroom covers
- * that, or the spread when it is larger.  The governor and the
+ * that, or the spread when it is larger, and is at least
+ * 1/2^sen_headroom_shift of the demand (SEN_HEADROOM_SHIFT, 1/8, unless
+ * changed in debugfs for an experiment).  The governor and the
  * estimator both size a domain's OPP with it.
  *
  * Return: @util plus the headroom.
@@ -260,7 +271,7 @@ unsigned long sen_cpu_spread(int cpu);
 static inline unsigned long sen_util_headroom(unsigned long util,
 					      unsigned long spread)
 {
-	return util + max(spread, util >> SEN_UTIL_MARGIN_SHIFT);
+	return util + max(spread, util >> READ_ONCE(sen_headroom_shift));
 }
 
 /* The tracker's arithmetic, exposed for its KUnit suite. */

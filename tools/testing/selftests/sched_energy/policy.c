@@ -4,6 +4,9 @@
  *
  *  - kernel.sched_energy reads back what was written, refuses values other
  *    than 0 and 1 (EINVAL) and writers without CAP_SYS_ADMIN (EPERM);
+ *  - debugfs headroom_shift, the least OPP headroom (1/2^N of a demand),
+ *    is 3 at boot, reads back what was written and refuses values out of
+ *    1..8 (EINVAL) without losing the one it had;
  *  - it and mainline EAS are never active together, whatever
  *    kernel.sched_energy_aware says, and flipping both under load is safe;
  *  - with kernel.sched_energy=0 the policy makes no decision (the mainline
@@ -34,6 +37,7 @@
 #define EAS_SYSCTL	"/proc/sys/kernel/sched_energy_aware"
 #define POLICY		SE_POLICY
 #define DECISION	SE_TRACEFS "/events/sched_energy/sen_decision/enable"
+#define HEADROOM	"/sys/kernel/debug/sched_energy/headroom_shift"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -89,6 +93,30 @@ TEST_F(policy, sysctl_refuses_bad_values)
 			EXPECT_EQ(start, sysctl_val(SEN_SYSCTL)) TH_LOG("after '%s'", bad[i]);
 		}
 	}
+}
+
+TEST_F(policy, headroom_shift_checked)
+{
+	static const char * const bad[] = { "0", "9", "-1", "abc", "4294967299", "3x" };
+	long v0, v;
+	unsigned int i;
+
+	ASSERT_EQ(0, se_read_long(HEADROOM, &v0)) TH_LOG("no %s", HEADROOM);
+	/* The boot value is the documented 1/8, unless a run left another. */
+	EXPECT_EQ(3, v0);
+	ASSERT_EQ(0, se_write(HEADROOM, "4"));
+	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
+	EXPECT_EQ(4, v);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, se_write(HEADROOM, bad[i])) TH_LOG("writing '%s'", bad[i]);
+		EXPECT_EQ(0, se_read_long(HEADROOM, &v));
+		EXPECT_EQ(4, v) TH_LOG("after '%s'", bad[i]);
+	}
+	ASSERT_EQ(0, se_write(HEADROOM, "8"));
+	ASSERT_EQ(0, se_write(HEADROOM, "1"));
+	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
+	EXPECT_EQ(1, v);
+	ASSERT_EQ(0, se_write(HEADROOM, "3"));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
