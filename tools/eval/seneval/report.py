@@ -48,6 +48,13 @@ MODE_TEXT = {
 }
 
 
+def mode_text(m):
+    """What a mode is, for the table's heading."""
+    if m.startswith("senh") and m[4:].isdigit():
+        return f"sched-energy, least headroom 1/{1 << int(m[4:])}"
+    return MODE_TEXT.get(m, m)
+
+
 def _share(r):
     return (r.get("stall") or {}).get("share", 0.0) * 100
 
@@ -166,7 +173,7 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
     if not records:
         out(f"== {meta['board']}: overhead benchmarks only, {meta['boots']} boot(s), every mode "
             f"once per round, order balanced over rounds; modes: "
-            + ", ".join(f"{m} ({MODE_TEXT.get(m, m)})" for m in modes))
+            + ", ".join(f"{m} ({mode_text(m)})" for m in modes))
         out(f"kernel {meta.get('kernel', '?')}")
         if benches:
             summary["benches"] = bench_table(benches, modes, out)
@@ -174,7 +181,7 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
     nrounds = len({r["round"] for r in records if r["mode"] in modes})
     out(f"== {meta['board']}: {nrounds} round(s) over {meta['boots']} boot(s), every mode once "
         f"per round, order balanced over rounds (every position, every predecessor); modes: "
-        + ", ".join(f"{m} ({MODE_TEXT.get(m, m)})" for m in modes))
+        + ", ".join(f"{m} ({mode_text(m)})" for m in modes))
     out(f"host speed: rt-app {meta['pload']} ns per loop (per boot; lower is faster); "
         f"kernel {meta.get('kernel', '?')}")
     ndat = sum(1 for r in records if r.get("dat"))
