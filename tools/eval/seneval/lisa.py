@@ -13,7 +13,8 @@ state (ideal cpuidle):
                    + max(a) P_cluster(k) + (1 - max(a)) P_cluster_idle(deepest) ]
 
 The optimum is the least P over every placement of the same tasks on the
-board's CPUs (ncpus ^ ntasks of them) that leaves each CPU 20% spare
+board's CPUs (ncpus ^ ntasks of them; placements that differ only in which
+of a domain's alike CPUs holds what are tried once) that leaves each CPU 20% spare
 capacity (u / 0.8 <= its top capacity), ranked with OPPs chosen with that
 margin (cap_k * 0.8 >= u_max) and then priced as above; the estimate is the
 same P for the placement the trace shows.  Both are integrated over the
@@ -34,7 +35,6 @@ own work per activation makes a task larger than its duty cycle on the
 emulator, and a policy that places the larger task well is judged against
 the optimum for that task, not for a smaller one it never saw.
 """
-import itertools
 
 from .rtapp import measured_window, phase_changes
 from .trace import rtapp_segments
@@ -58,16 +58,37 @@ def board_power(doms, per_cpu, margin=1.0):
     return sum(lisa_power(d, [per_cpu.get(c, 0.0) for c in d["cpus"]], margin) for d in doms)
 
 
+def placements(doms, n):
+    """Every placement of n tasks on the CPUs of doms, as a tuple of CPUs,
+    but one per set of placements that differ only in which of a domain's
+    CPUs (alike: same OPPs and idle states) holds which tasks: a task goes
+    to a CPU of its domain that earlier tasks use, or to the first unused
+    one.  Four, three and one CPUs and five tasks: 1,193 placements instead of
+    32,768."""
+    def rec(i, place, used):
+        if i == n:
+            yield tuple(place)
+            return
+        for k, d in enumerate(doms):
+            for c in d["cpus"][:used[k] + 1]:
+                place.append(c)
+                more = c == d["cpus"][used[k]] if used[k] < len(d["cpus"]) else False
+                used[k] += more
+                yield from rec(i + 1, place, used)
+                used[k] -= more
+                place.pop()
+    yield from rec(0, [], [0] * len(doms))
+
+
 def optimum(doms, utils, cache):
     """The least P over the placements of tasks of utilizations utils (see
     the top).  cache: a dict kept between calls for the same model."""
     key = tuple(sorted(utils))
     if key in cache:
         return cache[key]
-    cpus = [c for d in doms for c in d["cpus"]]
     cap = {c: d["opp"][-1]["cap"] for d in doms for c in d["cpus"]}
     best, best_rank = None, None
-    for place in itertools.product(cpus, repeat=len(utils)):
+    for place in placements(doms, len(utils)):
         load = {}
         for u, c in zip(utils, place):
             load[c] = load.get(c, 0.0) + u

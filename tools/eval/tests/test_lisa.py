@@ -4,7 +4,10 @@ import os
 import tempfile
 import unittest
 
-from seneval.lisa import board_power, lisa_check, lisa_power, optimum
+import itertools
+import random
+
+from seneval.lisa import MARGIN, board_power, lisa_check, lisa_power, optimum, placements
 from seneval.trace import Trace
 
 from .synth import marker, switch, write
@@ -106,6 +109,56 @@ class Power(unittest.TestCase):
         # overloaded CPU as merely busy put the second task on A, at
         # 100 + 40 + 20 + 767.77 = 927.77, as if A could run it.)
         self.assertAlmostEqual(optimum([A, B, C], [700, 700], {}), 1237.7734375)
+
+    def test_placements_lose_no_optimum(self):
+        # placements() tries one of each set of placements that differ only
+        # in which alike CPU of a domain holds what; every placement of
+        # ncpus ^ ntasks must have the same loads per domain, up to that
+        # order, as one of them, and the optimum of random tasks must be
+        # the one over every placement.
+        doms = [dom([0, 1, 2], [(100, 40, 20), (200, 100, 40)], (0, 10)),
+                dom([3, 4], [(300, 150, 30), (600, 400, 60)], (0, 20)),
+                dom([5], [(1024, 1000, 100)], (0, 50))]
+
+        def canon(load):
+            return tuple(tuple(sorted(load.get(c, 0) for c in d["cpus"])) for d in doms)
+
+        def brute(utils):
+            cap = {c: d["opp"][-1]["cap"] for d in doms for c in d["cpus"]}
+            best = None
+            for place in itertools.product(range(6), repeat=len(utils)):
+                load = {}
+                for u, c in zip(utils, place):
+                    load[c] = load.get(c, 0) + u
+                excess = sum(max(0, v - cap[c]) for c, v in load.items())
+                spare = not excess and all(v <= 1024 and v / MARGIN <= cap[c]
+                                           for c, v in load.items())
+                rank = (0 if spare else 1 if not excess else 2, excess,
+                        board_power(doms, load, MARGIN))
+                if best is None or rank < best[0]:
+                    best = (rank, load)
+            return board_power(doms, best[1])
+
+        for n in range(1, 5):
+            utils = [1 << i for i in range(n)]  # every sum tells its tasks
+            seen = set()
+            for place in itertools.product(range(6), repeat=n):
+                load = {}
+                for u, c in zip(utils, place):
+                    load[c] = load.get(c, 0) + u
+                seen.add(canon(load))
+            mine = []
+            for place in placements(doms, n):
+                load = {}
+                for u, c in zip(utils, place):
+                    load[c] = load.get(c, 0) + u
+                mine.append(canon(load))
+            self.assertEqual(len(mine), len(set(mine)))
+            self.assertEqual(set(mine), seen)
+        rng = random.Random(7)
+        for _ in range(20):
+            utils = [rng.randint(10, 700) for _ in range(rng.randint(1, 4))]
+            self.assertAlmostEqual(optimum(doms, utils, {}), brute(sorted(utils)), msg=utils)
 
     def test_cache(self):
         cache = {}
