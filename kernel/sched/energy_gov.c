@@ -14,8 +14,8 @@
  *  - the headroom is the tracker's uncertainty: the sum of how far the
  *    recent samples of the CPU's runnable tasks went above their demands
  *    (from the second largest: one sample is not a trend),
- *    and at least 1/2^SEN_UTIL_MARGIN_SHIFT of the demand, the growth the
- *    tracker does not believe at once (sen_util_headroom());
+ *    and at least 1/2^sen_headroom_shift of the demand (1/16 unless
+ *    changed in debugfs; sen_util_headroom());
  *  - the domain runs at the lowest efficient OPP whose capacity covers its
  *    neediest CPU (sen_opp_index(), the function the estimator uses for
  *    the same domain), within the policy's min and max;

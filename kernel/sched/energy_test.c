@@ -105,21 +105,20 @@ static void sen_energy_opp_index(struct kunit *test)
 }
 
 /*
- * The headroom: 1/8 of the demand (the growth the tracker does not
- * believe at once), or the spread when larger.  With it, 178 still fits
- * the 200 OPP (178 + 22 = 200), 179 does not (179 + 22 = 201).
+ * The headroom: the spread, at least 1/16 of the demand.  With it, 189
+ * still fits the 200 OPP (189 + 11 = 200), 190 does not (190 + 11 = 201).
  */
 static void sen_energy_headroom(struct kunit *test)
 {
 	struct sen_domain *d = little(test);
 
 	KUNIT_EXPECT_EQ(test, sen_util_headroom(0, 0), 0UL);
-	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 0), 900UL);
-	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 50), 900UL);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 0), 850UL);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 40), 850UL);
 	KUNIT_EXPECT_EQ(test, sen_util_headroom(800, 300), 1100UL);
-	KUNIT_EXPECT_EQ(test, sen_util_headroom(7, 0), 7UL);
-	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(178, 0)), 0U);
-	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(179, 0)), 1U);
+	KUNIT_EXPECT_EQ(test, sen_util_headroom(15, 0), 15UL);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(189, 0)), 0U);
+	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(190, 0)), 1U);
 	KUNIT_EXPECT_EQ(test, sen_opp_index(d, sen_util_headroom(100, 101)), 1U);
 }
 
@@ -190,29 +189,29 @@ static void sen_energy_pack_beats_spread(struct kunit *test)
 }
 
 /*
- * Two 90-tasks on LITTLE.
+ * Two 95-tasks on LITTLE.
  *
- * Packed, {180, 0}: 180 + 22 = 202 > 200, OPP 1 (cap 400).  CPU0
- * b = 180 * 1024 / 400 = 460, idle 564 (8812 us, cluster-off):
- * 460 * 300 + 2048 = 140048.  Cluster idle 564 (cluster-off):
- * 460 * 60 + 564 * 5 = 30420.  Total 170468.
+ * Packed, {190, 0}: 190 + 11 = 201 > 200, OPP 1 (cap 400).  CPU0
+ * b = 190 * 1024 / 400 = 486, idle 538 (8406 us, cluster-off):
+ * 486 * 300 + 2048 = 147848.  Cluster idle 538 (cluster-off):
+ * 486 * 60 + 538 * 5 = 31850.  Total 179698.
  *
- * Spread, {90, 90}: OPP 0.  Each b = 460, idle 564 (cluster-off):
- * 460 * 100 + 2048 = 48048, twice 96096.  Cluster idle
- * 564 * 564 / 1024 = 310, 4843 us: only cpu-off for the cluster;
- * 714 * 40 + 310 * 40 = 40960.  Total 137056: spreading wins, as
+ * Spread, {95, 95}: OPP 0.  Each b = 486, idle 538 (cluster-off):
+ * 486 * 100 + 2048 = 50648, twice 101296.  Cluster idle
+ * 538 * 538 / 1024 = 282, 4406 us: only cpu-off for the cluster;
+ * 742 * 40 + 282 * 40 = 40960.  Total 142256: spreading wins, as
  * packing would triple the CPU power for the doubled work.
  */
 static void sen_energy_spread_beats_pack(struct kunit *test)
 {
 	struct sen_domain *d = little(test);
-	unsigned long packed[2] = { 180, 0 }, spread[2] = { 90, 90 };
+	unsigned long packed[2] = { 190, 0 }, spread[2] = { 95, 95 };
 	u64 e_pack, e_spread;
 
 	e_pack = sen_domain_energy(d, packed, 2, -1, 0, PERIOD_US);
 	e_spread = sen_domain_energy(d, spread, 2, -1, 0, PERIOD_US);
-	KUNIT_EXPECT_EQ(test, e_pack, 170468ULL);
-	KUNIT_EXPECT_EQ(test, e_spread, 137056ULL);
+	KUNIT_EXPECT_EQ(test, e_pack, 179698ULL);
+	KUNIT_EXPECT_EQ(test, e_spread, 142256ULL);
 	KUNIT_EXPECT_LT(test, e_spread, e_pack);
 }
 

@@ -5,7 +5,7 @@
  *  - kernel.sched_energy reads back what was written, refuses values other
  *    than 0 and 1 (EINVAL) and writers without CAP_SYS_ADMIN (EPERM);
  *  - debugfs headroom_shift, the least OPP headroom (1/2^N of a demand),
- *    is 3 at boot, reads back what was written and refuses values out of
+ *    is 4 (1/16) at boot, reads back what was written and refuses values out of
  *    1..8 (EINVAL) without losing the one it had;
  *  - it and mainline EAS are never active together, whatever
  *    kernel.sched_energy_aware says, and flipping both under load is safe;
@@ -49,7 +49,7 @@ static long sysctl_val(const char *path)
 }
 
 FIXTURE(policy) {
-	long sen, eas;
+	long sen, eas, headroom;
 };
 
 FIXTURE_SETUP(policy)
@@ -59,12 +59,20 @@ FIXTURE_SETUP(policy)
 	ASSERT_EQ(0, se_read_long(SEN_SYSCTL, &self->sen));
 	ASSERT_EQ(0, se_read_long(EAS_SYSCTL, &self->eas));
 	ASSERT_EQ(0, access(POLICY, R_OK)) TH_LOG("no %s", POLICY);
+	if (se_read_long(HEADROOM, &self->headroom))
+		self->headroom = -1;
 }
 
 FIXTURE_TEARDOWN(policy)
 {
 	se_write(SEN_SYSCTL, self->sen ? "1" : "0");
 	se_write(EAS_SYSCTL, self->eas ? "1" : "0");
+	if (self->headroom > 0) {
+		char buf[24];
+
+		snprintf(buf, sizeof(buf), "%ld", self->headroom);
+		se_write(HEADROOM, buf);
+	}
 }
 
 TEST_F(policy, sysctl_reads_back)
@@ -102,21 +110,20 @@ TEST_F(policy, headroom_shift_checked)
 	unsigned int i;
 
 	ASSERT_EQ(0, se_read_long(HEADROOM, &v0)) TH_LOG("no %s", HEADROOM);
-	/* The boot value is the documented 1/8, unless a run left another. */
-	EXPECT_EQ(3, v0);
-	ASSERT_EQ(0, se_write(HEADROOM, "4"));
+	/* The boot value is the documented 1/16. */
+	EXPECT_EQ(4, v0);
+	ASSERT_EQ(0, se_write(HEADROOM, "3"));
 	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
-	EXPECT_EQ(4, v);
+	EXPECT_EQ(3, v);
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		EXPECT_EQ(-EINVAL, se_write(HEADROOM, bad[i])) TH_LOG("writing '%s'", bad[i]);
 		EXPECT_EQ(0, se_read_long(HEADROOM, &v));
-		EXPECT_EQ(4, v) TH_LOG("after '%s'", bad[i]);
+		EXPECT_EQ(3, v) TH_LOG("after '%s'", bad[i]);
 	}
 	ASSERT_EQ(0, se_write(HEADROOM, "8"));
 	ASSERT_EQ(0, se_write(HEADROOM, "1"));
 	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
 	EXPECT_EQ(1, v);
-	ASSERT_EQ(0, se_write(HEADROOM, "3"));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
