@@ -53,10 +53,10 @@ static void sen_util_demand_steps(struct kunit *test)
 	u16 hist[SEN_UTIL_HIST] = { 102, 102, 102, 102 };
 	unsigned int i, d, prev = 1024;
 
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 102), 102U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 102, 0, 1), 102U);
 	/* Up: the newest sample wins at once. */
 	hist[0] = 716;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 716), 716U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 716, 0, 1), 716U);
 	/*
 	 * Down: 70% then 10% samples; falling at every cycle and believed
 	 * once the last 70% one is alone (562, 409, 102).
@@ -65,7 +65,7 @@ static void sen_util_demand_steps(struct kunit *test)
 		hist[i] = 716;
 	for (i = 0; i < SEN_UTIL_HIST - 1; i++) {
 		hist[i] = 102;
-		d = sen_util_demand(hist, SEN_UTIL_HIST, 102);
+		d = sen_util_demand(hist, SEN_UTIL_HIST, 102, 0, 1);
 		KUNIT_EXPECT_LT(test, d, prev);
 		prev = d;
 	}
@@ -74,14 +74,70 @@ static void sen_util_demand_steps(struct kunit *test)
 	for (i = 0; i < SEN_UTIL_HIST; i++)
 		hist[i] = 200;
 	hist[0] = 220;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 220), 205U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 220, 0, 1), 205U);
 	/* Beyond 1/8 above it: the sample. */
 	hist[0] = 240;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 240), 240U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 240, 0, 1), 240U);
 	/* A first sample alone. */
 	hist[0] = 102;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 1, 102), 102U);
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 0, 300), 300U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 1, 102, 0, 1), 102U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 0, 300, 0, 1), 300U);
+}
+
+/*
+ * Growth believed after two samples (SEN_UTIL_GROWTH_SAMPLES), replayed
+ * sample by sample.  A 22% task (225) whose activation a stalled vCPU
+ * stretched once to 400: the level takes it in (268 for the next three
+ * cycles, 400 being less than twice the others), but the demand never
+ * becomes 400, which believing one sample made it (and its CPU's OPP with
+ * it).  A 10% -> 70% step (102 -> 716): the first 716 alone is a lone
+ * outlier, left out of the level (102); the second is growth, believed as
+ * the lower of the two.  Two newest samples above the level by different
+ * amounts: the lower one.
+ */
+static void sen_util_demand_two_samples(struct kunit *test)
+{
+	static const u16 stretched[] = { 225, 225, 225, 225, 400, 225, 225, 225, 225 };
+	static const u16 step[] = { 102, 102, 102, 102, 716, 716, 716 };
+	static const unsigned int step_want[] = { 102, 102, 102, 102, 102, 716, 716 };
+	u16 hist[SEN_UTIL_HIST];
+	unsigned int i, n = 0, idx = 0, d, d1, prev = 0;
+
+	for (i = 0; i < ARRAY_SIZE(stretched); i++) {
+		hist[idx] = stretched[i];
+		idx = (idx + 1) % SEN_UTIL_HIST;
+		n = min_t(unsigned int, n + 1, SEN_UTIL_HIST);
+		d = sen_util_demand(hist, n, stretched[i], prev, SEN_UTIL_GROWTH_SAMPLES);
+		d1 = sen_util_demand(hist, n, stretched[i], prev, 1);
+		KUNIT_EXPECT_LE(test, d, 268U);
+		if (i == 4)
+			KUNIT_EXPECT_EQ(test, d1, 400U);
+		else
+			KUNIT_EXPECT_EQ(test, d, d1);
+		prev = stretched[i];
+	}
+	KUNIT_EXPECT_EQ(test, d, 225U);
+
+	n = 0;
+	idx = 0;
+	prev = 0;
+	for (i = 0; i < ARRAY_SIZE(step); i++) {
+		hist[idx] = step[i];
+		idx = (idx + 1) % SEN_UTIL_HIST;
+		n = min_t(unsigned int, n + 1, SEN_UTIL_HIST);
+		d = sen_util_demand(hist, n, step[i], prev, SEN_UTIL_GROWTH_SAMPLES);
+		KUNIT_EXPECT_EQ(test, d, step_want[i]);
+		prev = step[i];
+	}
+
+	hist[0] = 200;
+	hist[1] = 200;
+	hist[2] = 300;
+	hist[3] = 320;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 320, 300, 2), 300U);
+	/* The one before is within 1/8 of the level (250 + 31): the level. */
+	hist[2] = 280;
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 320, 280, 2), 250U);
 }
 
 /*
@@ -97,23 +153,23 @@ static void sen_util_demand_drops_lone_outlier(struct kunit *test)
 {
 	u16 hist[SEN_UTIL_HIST] = { 58, 60, 55, 600 };
 
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 600), 600U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 600, 0, 1), 600U);
 	hist[0] = 60;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 60), 58U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 60, 0, 1), 58U);
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 58), 2U);
 	hist[0] = 100;
 	hist[1] = 100;
 	hist[2] = 100;
 	hist[3] = 200;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 100), 125U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 100, 0, 1), 125U);
 	hist[0] = 58;
 	hist[1] = 60;
 	hist[2] = 600;
 	hist[3] = 600;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 58), 329U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 58, 0, 1), 329U);
 	hist[0] = 60;
 	hist[1] = 600;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 2, 60), 330U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 2, 60, 0, 1), 330U);
 }
 
 /*
@@ -133,10 +189,10 @@ static void sen_util_spread_of_samples(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, 0, 200), 0U);
 	hist[0] = 220;
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST,
-					      sen_util_demand(hist, SEN_UTIL_HIST, 220)), 0U);
+					      sen_util_demand(hist, SEN_UTIL_HIST, 220, 0, 1)), 0U);
 	hist[0] = 250;
 	hist[1] = 250;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 250), 225U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 250, 0, 1), 225U);
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 225), 25U);
 	/* A single sample: no second one, no spread. */
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, 1, 100), 0U);
@@ -144,7 +200,7 @@ static void sen_util_spread_of_samples(struct kunit *test)
 	hist[1] = 102;
 	hist[2] = 716;
 	hist[3] = 716;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 102), 409U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 102, 0, 1), 409U);
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 409), 307U);
 	/* A demand above every sample (a raise): no spread from the samples. */
 	KUNIT_EXPECT_EQ(test, sen_util_spread(hist, SEN_UTIL_HIST, 800), 0U);
@@ -161,7 +217,7 @@ static void sen_util_spread_of_samples(struct kunit *test)
 static void sen_util_settled_needs_two_samples(struct kunit *test)
 {
 	u16 hist[SEN_UTIL_HIST] = { 211, 211, 211, 391 };
-	unsigned int d = sen_util_demand(hist, SEN_UTIL_HIST, 391);
+	unsigned int d = sen_util_demand(hist, SEN_UTIL_HIST, 391, 0, 1);
 
 	KUNIT_EXPECT_EQ(test, d, 391U);
 	KUNIT_EXPECT_EQ(test, sen_util_settled(hist, SEN_UTIL_HIST, d), 256U);
@@ -211,7 +267,7 @@ static void sen_util_fit_util_stay_band(struct kunit *test)
 	for (i = 0; i < SEN_UTIL_HIST; i++)
 		p->sen_util.hist[i] = 380;
 	p->sen_util.hist[3] = 446;
-	p->sen_util.demand = sen_util_demand(p->sen_util.hist, SEN_UTIL_HIST, 446);
+	p->sen_util.demand = sen_util_demand(p->sen_util.hist, SEN_UTIL_HIST, 446, 0, 1);
 	KUNIT_EXPECT_EQ(test, p->sen_util.demand, 446U);
 	KUNIT_EXPECT_EQ(test, sen_task_settled(p, 446), 396UL);
 	KUNIT_EXPECT_LT(test, sen_task_fit_util(p, 1) * 1280, cap * 1024);
@@ -277,13 +333,13 @@ static void sen_util_roll_replay(struct kunit *test)
 	sample = sen_util_ratio(span * 8 / 10, span);
 	for (i = 0; i < SEN_UTIL_HIST; i++)
 		hist[i] = sample;
-	prev = sen_util_demand(hist, SEN_UTIL_HIST, sample);
+	prev = sen_util_demand(hist, SEN_UTIL_HIST, sample, 0, 1);
 	KUNIT_EXPECT_EQ(test, prev, 819U);
 	for (i = 0; i < SEN_UTIL_HIST; i++) {
 		sample = sen_util_ratio(span / 10, span);
 		hist[idx] = sample;
 		idx = (idx + 1) % SEN_UTIL_HIST;
-		demand = sen_util_demand(hist, SEN_UTIL_HIST, sample);
+		demand = sen_util_demand(hist, SEN_UTIL_HIST, sample, 0, 1);
 		if (i < SEN_UTIL_HIST - 1)
 			KUNIT_EXPECT_LT(test, demand, prev);
 		else
@@ -343,7 +399,7 @@ static void sen_util_periodic_replay(struct kunit *test)
 		hist[idx] = sample;
 		idx = (idx + 1) % SEN_UTIL_HIST;
 		n = min_t(unsigned int, n + 1, SEN_UTIL_HIST);
-		demand = sen_util_demand(hist, n, sample);
+		demand = sen_util_demand(hist, n, sample, 0, 1);
 		KUNIT_EXPECT_GE(test, demand, 203U);
 		KUNIT_EXPECT_LE(test, demand, 205U);
 	}
@@ -437,6 +493,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_ratio_extremes),
 	KUNIT_CASE(sen_util_demand_steps),
 	KUNIT_CASE(sen_util_demand_drops_lone_outlier),
+	KUNIT_CASE(sen_util_demand_two_samples),
 	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_settled_needs_two_samples),
 	KUNIT_CASE(sen_util_fit_util_stay_band),

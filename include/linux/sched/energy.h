@@ -223,7 +223,7 @@ struct dentry *sen_debugfs_dir(void);
  */
 #define SEN_UTIL_WINDOW_NS	(8 * NSEC_PER_MSEC)
 #define SEN_HOLD_SLOTS		32
-#define SEN_UTIL_MARGIN_SHIFT	3	/* growth believed at once: > 1/8 */
+#define SEN_UTIL_MARGIN_SHIFT	3	/* growth: a sample > 1/8 above */
 /*
  * Least OPP headroom, 1/2^shift of the demand: the default, and the range
  * debugfs sched_energy/headroom_shift accepts (sen_util_headroom()).
@@ -232,6 +232,13 @@ struct dentry *sen_debugfs_dir(void);
 #define SEN_HEADROOM_SHIFT_MIN	1
 #define SEN_HEADROOM_SHIFT_MAX	8
 #define SEN_UTIL_ROLL_WINDOWS	4	/* a span without wakeup closes after */
+/*
+ * Samples in a row above the level that the tracker takes for growth
+ * (sen_util_demand()): the default, and the most debugfs
+ * sched_energy/growth_samples accepts.
+ */
+#define SEN_UTIL_GROWTH_SAMPLES	2
+#define SEN_UTIL_GROWTH_SAMPLES_MAX	2
 /* Demand a decision assumes for a task with no sample and no estimate yet. */
 #define SEN_UTIL_NEW		(SCHED_CAPACITY_SCALE / 8)
 /*
@@ -262,9 +269,9 @@ extern unsigned int sen_headroom_shift;
  * The headroom is the tracker's measured uncertainty, the spread, and at
  * least 1/2^sen_headroom_shift of the demand (SEN_HEADROOM_SHIFT: 1/16,
  * unless changed in debugfs for a trial).  The tracker believes growth
- * beyond 1/2^SEN_UTIL_MARGIN_SHIFT of the demand at once; smaller growth
- * reaches the demand through the mean of its samples, and a task that
- * runs longer than its demand says is raised within its span.  A floor of
+ * beyond 1/2^SEN_UTIL_MARGIN_SHIFT of the demand after two samples;
+ * smaller growth reaches the demand through the mean of its samples, and
+ * a task that runs longer than its demand says is raised within its span.  A floor of
  * 1/8 put a task of 22% on a CPU whose lowest OPP gives 25% at the next
  * OPP; 1/16 used 5% less energy on phone3's RampUp and 1% less on
  * TwoBigThreeSmall, and no more on any other workload (16 rounds paired
@@ -283,7 +290,8 @@ static inline unsigned long sen_util_headroom(unsigned long util,
 u64 sen_util_scale(u64 delta, unsigned long cap, unsigned long freq);
 unsigned int sen_util_ratio(u64 busy, u64 span);
 unsigned int sen_util_demand(const u16 *hist, unsigned int n,
-			     unsigned int sample);
+			     unsigned int sample, unsigned int prev,
+			     unsigned int growth);
 unsigned int sen_util_spread(const u16 *hist, unsigned int n,
 			     unsigned int demand);
 unsigned int sen_util_settled(const u16 *hist, unsigned int n,

@@ -6,7 +6,8 @@
  *    than 0 and 1 (EINVAL) and writers without CAP_SYS_ADMIN (EPERM);
  *  - debugfs headroom_shift, the least OPP headroom (1/2^N of a demand),
  *    is 4 (1/16) at boot, reads back what was written and refuses values out of
- *    1..8 (EINVAL) without losing the one it had;
+ *    1..8 (EINVAL) without losing the one it had; growth_samples, the
+ *    samples in a row the tracker takes for growth, likewise (2, 1..2);
  *  - it and mainline EAS are never active together, whatever
  *    kernel.sched_energy_aware says, and flipping both under load is safe;
  *  - with kernel.sched_energy=0 the policy makes no decision (the mainline
@@ -38,6 +39,7 @@
 #define POLICY		SE_POLICY
 #define DECISION	SE_TRACEFS "/events/sched_energy/sen_decision/enable"
 #define HEADROOM	"/sys/kernel/debug/sched_energy/headroom_shift"
+#define GROWTH		"/sys/kernel/debug/sched_energy/growth_samples"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -124,6 +126,27 @@ TEST_F(policy, headroom_shift_checked)
 	ASSERT_EQ(0, se_write(HEADROOM, "1"));
 	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
 	EXPECT_EQ(1, v);
+}
+
+TEST_F(policy, growth_samples_checked)
+{
+	static const char * const bad[] = { "0", "3", "-1", "abc", "4294967298", "2x" };
+	long v;
+	unsigned int i;
+
+	ASSERT_EQ(0, se_read_long(GROWTH, &v)) TH_LOG("no %s", GROWTH);
+	EXPECT_EQ(2, v);
+	ASSERT_EQ(0, se_write(GROWTH, "1"));
+	EXPECT_EQ(0, se_read_long(GROWTH, &v));
+	EXPECT_EQ(1, v);
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		EXPECT_EQ(-EINVAL, se_write(GROWTH, bad[i])) TH_LOG("writing '%s'", bad[i]);
+		EXPECT_EQ(0, se_read_long(GROWTH, &v));
+		EXPECT_EQ(1, v) TH_LOG("after '%s'", bad[i]);
+	}
+	ASSERT_EQ(0, se_write(GROWTH, "2"));
+	EXPECT_EQ(0, se_read_long(GROWTH, &v));
+	EXPECT_EQ(2, v);
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
