@@ -52,6 +52,8 @@ def mode_text(m):
     """What a mode is, for the table's heading."""
     if m.startswith("senh") and m[4:].isdigit():
         return f"sched-energy, least headroom 1/{1 << int(m[4:])}"
+    if m.startswith("seng") and m[4:].isdigit():
+        return f"sched-energy, growth after {m[4:]} sample(s)"
     return MODE_TEXT.get(m, m)
 
 

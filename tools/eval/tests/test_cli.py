@@ -58,3 +58,10 @@ class ComparePair(unittest.TestCase):
         p, res = self.run_pair(summary, "sen", "senh4")
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("no workload has both sen and senh4", p.stderr)
+
+    def test_no_shared_round(self):
+        summary = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": {"1": 1.0}}},
+                                       "senh4": {"vs_ref": {"ratios": {"2": 0.9}}}}}}
+        p, res = self.run_pair(summary, "sen", "senh4")
+        self.assertIn("no round has both modes", p.stdout)
+        self.assertNotEqual(p.returncode, 0)
