@@ -151,7 +151,7 @@ static void sen_energy_idle_domain(struct kunit *test)
 /*
  * Two 40-tasks on LITTLE.
  *
- * Packed, {80, 0}: OPP 0 (80 + 80 / 8 = 90 <= 200).  CPU0 busy
+ * Packed, {80, 0}: OPP 0 (80 + 80 / 16 = 85 <= 200).  CPU0 busy
  * b = 80 * 1024 / 200 = 409, idle 615/1024 of 16 ms = 9609 us: cluster-off;
  * 409 * 100 + 615 * 0 + 2048 = 42948.  CPU1 idle all along: 0.  Cluster
  * idle 615 (9609 us, cluster-off): 409 * 40 + 615 * 5 = 19435.

@@ -209,8 +209,8 @@ static void sen_util_scan(const u16 *hist, unsigned int n,
  * its host did not run, an interrupt storm) says nothing about the next
  * ones; kept in the mean it would hold the demand, and the domain's OPP,
  * up for SEN_UTIL_HIST - 1 more cycles.  Real growth is never a lone high
- * sample for long: the newest sample is believed at once
- * (sen_util_demand()), and the next high one is no longer alone.
+ * sample for long: the next high one is no longer alone, and two in a
+ * row are believed (sen_util_demand()).
  */
 static unsigned int sen_util_level(const struct sen_util_scan *sc,
 				   unsigned int n)
@@ -233,6 +233,7 @@ static unsigned int sen_util_demand_of(const struct sen_util_scan *sc,
 
 	if (sample <= above)
 		return avg;
+	BUILD_BUG_ON(SEN_UTIL_GROWTH_SAMPLES_MAX != 2);
 	if (growth < 2)
 		return sample;
 	return prev > above ? min(sample, prev) : avg;

@@ -141,13 +141,14 @@ static void sen_util_demand_two_samples(struct kunit *test)
 }
 
 /*
- * A lone outlier.  A 6% task (samples 58, 60, 55) whose one activation a
- * stalled vCPU stretched to 600: the 600 is believed while it is the
- * newest, and the next ordinary sample brings the demand back to the
- * others' mean (a mean of all four would read 193 for three more
- * cycles).  Twice the others is not yet an outlier (100, 100, 100, 200:
- * the mean, 125), two high samples are a trend (58, 60, 600, 600: the
- * mean), and with two samples nothing is left out.
+ * A lone outlier, under the one-sample rule (growth_samples 1).  A 6%
+ * task (samples 58, 60, 55) whose one activation a stalled vCPU stretched
+ * to 600: the 600 is believed while it is the newest, and the next
+ * ordinary sample brings the demand back to the others' mean (a mean of
+ * all four would read 193 for three more cycles).  Twice the others is
+ * not yet an outlier (100, 100, 100, 200: the mean, 125), two high
+ * samples are a trend (58, 60, 600, 600: the mean), and with two samples
+ * nothing is left out.
  */
 static void sen_util_demand_drops_lone_outlier(struct kunit *test)
 {
@@ -208,7 +209,8 @@ static void sen_util_spread_of_samples(struct kunit *test)
 
 /*
  * A 20% task whose one activation was stretched (211, 211, 211, 391):
- * its demand believes the 391 at once, its settled demand is the mean,
+ * its demand under the one-sample rule (growth_samples 1) believes the
+ * 391 at once, its settled demand is the mean,
  * 256.  A real step needs two samples: 100, 100, 100, 700 settles at the
  * mean, 250; 100, 100, 700, 700 at the second largest, 700.  A raise
  * above every sample (a burst in progress) settles there too; a demand

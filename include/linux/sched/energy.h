@@ -223,7 +223,7 @@ struct dentry *sen_debugfs_dir(void);
  */
 #define SEN_UTIL_WINDOW_NS	(8 * NSEC_PER_MSEC)
 #define SEN_HOLD_SLOTS		32
-#define SEN_UTIL_MARGIN_SHIFT	3	/* growth: a sample > 1/8 above */
+#define SEN_UTIL_MARGIN_SHIFT	3	/* growth: samples > 1/8 above level */
 /*
  * Least OPP headroom, 1/2^shift of the demand: the default, and the range
  * debugfs sched_energy/headroom_shift accepts (sen_util_headroom()).
@@ -271,11 +271,10 @@ extern unsigned int sen_headroom_shift;
  * unless changed in debugfs for a trial).  The tracker believes growth
  * beyond 1/2^SEN_UTIL_MARGIN_SHIFT of the demand after two samples;
  * smaller growth reaches the demand through the mean of its samples, and
- * a task that runs longer than its demand says is raised within its span.  A floor of
- * 1/8 put a task of 22% on a CPU whose lowest OPP gives 25% at the next
- * OPP; 1/16 used 5% less energy on phone3's RampUp and 1% less on
- * TwoBigThreeSmall, and no more on any other workload (16 rounds paired
- * in one boot, docs/evaluation.md).  The governor and the estimator both
+ * a task that runs longer than its demand says is raised within its
+ * span.  A floor of 1/8 put a task of 22% (226, plus 28: 254) just under
+ * the capacity of phone3's lowest mid-cluster OPP (255), so that any
+ * spread took it to the next OPP.  The governor and the estimator both
  * size a domain's OPP with it.
  *
  * Return: @util plus the headroom.

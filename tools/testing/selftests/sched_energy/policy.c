@@ -51,7 +51,7 @@ static long sysctl_val(const char *path)
 }
 
 FIXTURE(policy) {
-	long sen, eas, headroom;
+	long sen, eas, headroom, growth;
 };
 
 FIXTURE_SETUP(policy)
@@ -63,6 +63,8 @@ FIXTURE_SETUP(policy)
 	ASSERT_EQ(0, access(POLICY, R_OK)) TH_LOG("no %s", POLICY);
 	if (se_read_long(HEADROOM, &self->headroom))
 		self->headroom = -1;
+	if (se_read_long(GROWTH, &self->growth))
+		self->growth = -1;
 }
 
 FIXTURE_TEARDOWN(policy)
@@ -75,6 +77,8 @@ FIXTURE_TEARDOWN(policy)
 		snprintf(buf, sizeof(buf), "%ld", self->headroom);
 		se_write(HEADROOM, buf);
 	}
+	if (self->growth > 0)
+		se_write(GROWTH, self->growth == 1 ? "1" : "2");
 }
 
 TEST_F(policy, sysctl_reads_back)
