@@ -95,40 +95,39 @@ static void sen_util_demand_steps(struct kunit *test)
  * the lower of the two.  Two newest samples above the level by different
  * amounts: the lower one.
  */
+/* Replay @n samples one by one; the demand after each is @want's. */
+static void sen_util_replay(struct kunit *test, const u16 *samples,
+			    const unsigned int *want, unsigned int n,
+			    unsigned int growth)
+{
+	u16 hist[SEN_UTIL_HIST];
+	unsigned int i, nr = 0, idx = 0, prev = 0;
+
+	for (i = 0; i < n; i++) {
+		hist[idx] = samples[i];
+		idx = (idx + 1) % SEN_UTIL_HIST;
+		nr = min_t(unsigned int, nr + 1, SEN_UTIL_HIST);
+		KUNIT_EXPECT_EQ_MSG(test, sen_util_demand(hist, nr, samples[i], prev, growth),
+				    want[i], "sample %u, growth %u", i, growth);
+		prev = samples[i];
+	}
+}
+
 static void sen_util_demand_two_samples(struct kunit *test)
 {
 	static const u16 stretched[] = { 225, 225, 225, 225, 400, 225, 225, 225, 225 };
+	static const unsigned int stretched_two[] = {
+		225, 225, 225, 225, 268, 268, 268, 268, 225 };
+	static const unsigned int stretched_one[] = {
+		225, 225, 225, 225, 400, 268, 268, 268, 225 };
 	static const u16 step[] = { 102, 102, 102, 102, 716, 716, 716 };
-	static const unsigned int step_want[] = { 102, 102, 102, 102, 102, 716, 716 };
+	static const unsigned int step_two[] = { 102, 102, 102, 102, 102, 716, 716 };
 	u16 hist[SEN_UTIL_HIST];
-	unsigned int i, n = 0, idx = 0, d, d1, prev = 0;
 
-	for (i = 0; i < ARRAY_SIZE(stretched); i++) {
-		hist[idx] = stretched[i];
-		idx = (idx + 1) % SEN_UTIL_HIST;
-		n = min_t(unsigned int, n + 1, SEN_UTIL_HIST);
-		d = sen_util_demand(hist, n, stretched[i], prev, SEN_UTIL_GROWTH_SAMPLES);
-		d1 = sen_util_demand(hist, n, stretched[i], prev, 1);
-		KUNIT_EXPECT_LE(test, d, 268U);
-		if (i == 4)
-			KUNIT_EXPECT_EQ(test, d1, 400U);
-		else
-			KUNIT_EXPECT_EQ(test, d, d1);
-		prev = stretched[i];
-	}
-	KUNIT_EXPECT_EQ(test, d, 225U);
-
-	n = 0;
-	idx = 0;
-	prev = 0;
-	for (i = 0; i < ARRAY_SIZE(step); i++) {
-		hist[idx] = step[i];
-		idx = (idx + 1) % SEN_UTIL_HIST;
-		n = min_t(unsigned int, n + 1, SEN_UTIL_HIST);
-		d = sen_util_demand(hist, n, step[i], prev, SEN_UTIL_GROWTH_SAMPLES);
-		KUNIT_EXPECT_EQ(test, d, step_want[i]);
-		prev = step[i];
-	}
+	sen_util_replay(test, stretched, stretched_two, ARRAY_SIZE(stretched),
+			SEN_UTIL_GROWTH_SAMPLES);
+	sen_util_replay(test, stretched, stretched_one, ARRAY_SIZE(stretched), 1);
+	sen_util_replay(test, step, step_two, ARRAY_SIZE(step), SEN_UTIL_GROWTH_SAMPLES);
 
 	hist[0] = 200;
 	hist[1] = 200;

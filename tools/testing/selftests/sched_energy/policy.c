@@ -109,48 +109,50 @@ TEST_F(policy, sysctl_refuses_bad_values)
 	}
 }
 
+/*
+ * A debugfs knob of the policy: @boot at boot; @lo and @hi, its bounds,
+ * read back; each of @bad is refused with EINVAL and leaves @lo.  The
+ * fixture puts back what it found.
+ */
+static void knob_checked(struct __test_metadata *_metadata, const char *path,
+			 long boot, long lo, long hi, const char * const *bad,
+			 unsigned int nbad)
+{
+	char buf[24];
+	unsigned int i;
+	long v;
+
+	ASSERT_EQ(0, se_read_long(path, &v)) TH_LOG("no %s", path);
+	EXPECT_EQ(boot, v);
+	snprintf(buf, sizeof(buf), "%ld", hi);
+	ASSERT_EQ(0, se_write(path, buf));
+	EXPECT_EQ(0, se_read_long(path, &v));
+	EXPECT_EQ(hi, v);
+	snprintf(buf, sizeof(buf), "%ld", lo);
+	ASSERT_EQ(0, se_write(path, buf));
+	EXPECT_EQ(0, se_read_long(path, &v));
+	EXPECT_EQ(lo, v);
+	for (i = 0; i < nbad; i++) {
+		EXPECT_EQ(-EINVAL, se_write(path, bad[i])) TH_LOG("writing '%s'", bad[i]);
+		EXPECT_EQ(0, se_read_long(path, &v));
+		EXPECT_EQ(lo, v) TH_LOG("after '%s'", bad[i]);
+	}
+}
+
 TEST_F(policy, headroom_shift_checked)
 {
 	static const char * const bad[] = { "0", "9", "-1", "abc", "4294967299", "3x" };
-	long v0, v;
-	unsigned int i;
 
-	ASSERT_EQ(0, se_read_long(HEADROOM, &v0)) TH_LOG("no %s", HEADROOM);
-	/* The boot value is the documented 1/16. */
-	EXPECT_EQ(4, v0);
-	ASSERT_EQ(0, se_write(HEADROOM, "3"));
-	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
-	EXPECT_EQ(3, v);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		EXPECT_EQ(-EINVAL, se_write(HEADROOM, bad[i])) TH_LOG("writing '%s'", bad[i]);
-		EXPECT_EQ(0, se_read_long(HEADROOM, &v));
-		EXPECT_EQ(3, v) TH_LOG("after '%s'", bad[i]);
-	}
-	ASSERT_EQ(0, se_write(HEADROOM, "8"));
-	ASSERT_EQ(0, se_write(HEADROOM, "1"));
-	EXPECT_EQ(0, se_read_long(HEADROOM, &v));
-	EXPECT_EQ(1, v);
+	/* 1/16 at boot; 1/2 to 1/256 accepted. */
+	knob_checked(_metadata, HEADROOM, 4, 1, 8, bad, ARRAY_SIZE(bad));
 }
 
 TEST_F(policy, growth_samples_checked)
 {
 	static const char * const bad[] = { "0", "3", "-1", "abc", "4294967298", "2x" };
-	long v;
-	unsigned int i;
 
-	ASSERT_EQ(0, se_read_long(GROWTH, &v)) TH_LOG("no %s", GROWTH);
-	EXPECT_EQ(2, v);
-	ASSERT_EQ(0, se_write(GROWTH, "1"));
-	EXPECT_EQ(0, se_read_long(GROWTH, &v));
-	EXPECT_EQ(1, v);
-	for (i = 0; i < ARRAY_SIZE(bad); i++) {
-		EXPECT_EQ(-EINVAL, se_write(GROWTH, bad[i])) TH_LOG("writing '%s'", bad[i]);
-		EXPECT_EQ(0, se_read_long(GROWTH, &v));
-		EXPECT_EQ(1, v) TH_LOG("after '%s'", bad[i]);
-	}
-	ASSERT_EQ(0, se_write(GROWTH, "2"));
-	EXPECT_EQ(0, se_read_long(GROWTH, &v));
-	EXPECT_EQ(2, v);
+	/* Two samples at boot; one or two accepted. */
+	knob_checked(_metadata, GROWTH, 2, 1, 2, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
