@@ -122,21 +122,17 @@ static void sen_util_demand_two_samples(struct kunit *test)
 		225, 225, 225, 225, 400, 268, 268, 268, 225 };
 	static const u16 step[] = { 102, 102, 102, 102, 716, 716, 716 };
 	static const unsigned int step_two[] = { 102, 102, 102, 102, 102, 716, 716 };
-	u16 hist[SEN_UTIL_HIST];
+	static const u16 above[SEN_UTIL_HIST] = { 200, 200, 300, 320 };
+	static const u16 within[SEN_UTIL_HIST] = { 200, 200, 280, 320 };
 
 	sen_util_replay(test, stretched, stretched_two, ARRAY_SIZE(stretched),
 			SEN_UTIL_GROWTH_SAMPLES);
 	sen_util_replay(test, stretched, stretched_one, ARRAY_SIZE(stretched), 1);
 	sen_util_replay(test, step, step_two, ARRAY_SIZE(step), SEN_UTIL_GROWTH_SAMPLES);
 
-	hist[0] = 200;
-	hist[1] = 200;
-	hist[2] = 300;
-	hist[3] = 320;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 320, 300, 2), 300U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(above, SEN_UTIL_HIST, 320, 300, 2), 300U);
 	/* The one before is within 1/8 of the level (250 + 31): the level. */
-	hist[2] = 280;
-	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, SEN_UTIL_HIST, 320, 280, 2), 250U);
+	KUNIT_EXPECT_EQ(test, sen_util_demand(within, SEN_UTIL_HIST, 320, 280, 2), 250U);
 }
 
 /*
