@@ -84,17 +84,6 @@ static void sen_util_demand_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_util_demand(hist, 0, 300, 0, 1), 300U);
 }
 
-/*
- * Growth believed after two samples (SEN_UTIL_GROWTH_SAMPLES), replayed
- * sample by sample.  A 22% task (225) whose activation a stalled vCPU
- * stretched once to 400: the level takes it in (268 for the next three
- * cycles, 400 being less than twice the others), but the demand never
- * becomes 400, which believing one sample made it (and its CPU's OPP with
- * it).  A 10% -> 70% step (102 -> 716): the first 716 alone is a lone
- * outlier, left out of the level (102); the second is growth, believed as
- * the lower of the two.  Two newest samples above the level by different
- * amounts: the lower one.
- */
 /* Replay @n samples one by one; the demand after each is @want's. */
 static void sen_util_replay(struct kunit *test, const u16 *samples,
 			    const unsigned int *want, unsigned int n,
@@ -113,6 +102,17 @@ static void sen_util_replay(struct kunit *test, const u16 *samples,
 	}
 }
 
+/*
+ * Growth believed after two samples (SEN_UTIL_GROWTH_SAMPLES), replayed
+ * sample by sample.  A 22% task (225) whose activation a stalled vCPU
+ * stretched once to 400: the level takes it in (268 for the next three
+ * cycles, 400 being less than twice the others), but the demand never
+ * becomes 400, which believing one sample made it (and its CPU's OPP with
+ * it).  A 10% -> 70% step (102 -> 716): the first 716 alone is a lone
+ * outlier, left out of the level (102); the second is growth, believed as
+ * the lower of the two.  Two newest samples above the level by different
+ * amounts: the lower one.
+ */
 static void sen_util_demand_two_samples(struct kunit *test)
 {
 	static const u16 stretched[] = { 225, 225, 225, 225, 400, 225, 225, 225, 225 };

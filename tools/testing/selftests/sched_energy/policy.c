@@ -71,14 +71,10 @@ FIXTURE_TEARDOWN(policy)
 {
 	se_write(SEN_SYSCTL, self->sen ? "1" : "0");
 	se_write(EAS_SYSCTL, self->eas ? "1" : "0");
-	if (self->headroom > 0) {
-		char buf[24];
-
-		snprintf(buf, sizeof(buf), "%ld", self->headroom);
-		se_write(HEADROOM, buf);
-	}
+	if (self->headroom > 0)
+		se_write_long(HEADROOM, self->headroom);
 	if (self->growth > 0)
-		se_write(GROWTH, self->growth == 1 ? "1" : "2");
+		se_write_long(GROWTH, self->growth);
 }
 
 TEST_F(policy, sysctl_reads_back)
@@ -118,18 +114,15 @@ static void knob_checked(struct __test_metadata *_metadata, const char *path,
 			 long boot, long lo, long hi, const char * const *bad,
 			 unsigned int nbad)
 {
-	char buf[24];
 	unsigned int i;
 	long v;
 
 	ASSERT_EQ(0, se_read_long(path, &v)) TH_LOG("no %s", path);
 	EXPECT_EQ(boot, v);
-	snprintf(buf, sizeof(buf), "%ld", hi);
-	ASSERT_EQ(0, se_write(path, buf));
+	ASSERT_EQ(0, se_write_long(path, hi));
 	EXPECT_EQ(0, se_read_long(path, &v));
 	EXPECT_EQ(hi, v);
-	snprintf(buf, sizeof(buf), "%ld", lo);
-	ASSERT_EQ(0, se_write(path, buf));
+	ASSERT_EQ(0, se_write_long(path, lo));
 	EXPECT_EQ(0, se_read_long(path, &v));
 	EXPECT_EQ(lo, v);
 	for (i = 0; i < nbad; i++) {

@@ -700,6 +700,15 @@ static inline int se_write(const char *path, const char *val)
 	return ret;
 }
 
+/* Write a number to a sysfs/procfs/debugfs file; 0 or -errno. */
+static inline int se_write_long(const char *path, long val)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%ld", val);
+	return se_write(path, buf);
+}
+
 #define SE_TRACEFS	"/sys/kernel/tracing"
 
 /*

@@ -287,7 +287,7 @@ struct demand_read {
  */
 static long demand_rule(const long *h, long growth)
 {
-	long sum = 0, top = 0, second = 0, avg;
+	long sum = 0, top = 0, second = 0, avg, above;
 	int i;
 
 	for (i = 0; i < 4; i++) {
@@ -300,11 +300,12 @@ static long demand_rule(const long *h, long growth)
 		}
 	}
 	avg = top > 2 * second ? (sum - top) / 3 : sum / 4;
-	if (h[0] <= avg + (avg >> 3))
+	above = avg + (avg >> 3);
+	if (h[0] <= above)
 		return avg;
 	if (growth < 2)
 		return h[0];
-	return h[1] > avg + (avg >> 3) ? (h[0] < h[1] ? h[0] : h[1]) : avg;
+	return h[1] > above ? (h[0] < h[1] ? h[0] : h[1]) : avg;
 }
 
 #define STEADY_MS	1500
