@@ -98,10 +98,14 @@
  * with a cmpxchg of the token, from any CPU.  Tokens are unique per CPU
  * (a 32-bit counter), so a stale token never frees a reused slot.
  *
- * Readers sum the slots of sen_util_cpu.used only: a bit is set when its
- * slot is filled and cleared when the owner next finds it free, and only
- * the owner writes the mask, so a decision reads the few slots in use,
- * not all SEN_HOLD_SLOTS.
+ * Readers need not look at the slots: sen_util_cpu.held is the sum of
+ * the contributions of the slots whose token is non-zero (added by the
+ * owner as it fills a slot, taken off by whoever zeroes the token), and
+ * it is the CPU's held utilization until sen_util_cpu.held_until, the
+ * earliest expiry of those slots when the owner last looked.  Past it,
+ * a reader sums the slots of sen_util_cpu.used that have not expired: a
+ * bit is set when its slot is filled and cleared when the owner next
+ * finds it free, and only the owner writes the mask.
  */
 struct sen_hold_slot {
 	atomic_t	token;
@@ -114,6 +118,8 @@ struct sen_util_cpu {
 	unsigned long		spread;		/* runnable tasks', rq lock */
 	u32			next_token;	/* under the rq lock */
 	unsigned long		used;		/* slots in use, rq lock */
+	atomic_long_t		held;		/* slots with a token */
+	u64			held_until;	/* held is exact before */
 	struct sen_hold_slot	slot[SEN_HOLD_SLOTS];
 };
 
@@ -491,13 +497,15 @@ static void sen_util_spread_clear(int cpu, struct sen_task_util *u)
 	u->spread_contrib = 0;
 }
 
-static unsigned long sen_util_held(int cpu, u64 now)
+/* The held contributions of @cu that have not expired at @now. */
+static noinline unsigned long sen_util_held_scan(struct sen_util_cpu *cu,
+						 u64 now)
 {
-	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
-	/* Pairs with the release in sen_util_hold(): the slot is filled. */
-	unsigned long used = smp_load_acquire(&cu->used), sum = 0;
+	unsigned long used, sum = 0;
 	unsigned int i;
 
+	/* Pairs with the release in sen_util_hold(): the slot is filled. */
+	used = smp_load_acquire(&cu->used);
 	for_each_set_bit(i, &used, SEN_HOLD_SLOTS) {
 		struct sen_hold_slot *s = &cu->slot[i];
 
@@ -506,6 +514,21 @@ static unsigned long sen_util_held(int cpu, u64 now)
 			sum += READ_ONCE(s->contrib);
 	}
 	return sum;
+}
+
+/*
+ * The contributions held on @cpu at @now: the running sum while no slot
+ * has expired (O(1), the common case), else the slots that have not.
+ * Inline: decisions call it for every CPU.
+ */
+static __always_inline unsigned long sen_util_held(int cpu, u64 now)
+{
+	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
+
+	/* A wakeup may take its part off before the owner added it. */
+	if (likely(now < READ_ONCE(cu->held_until)))
+		return max(atomic_long_read(&cu->held), 0L);
+	return sen_util_held_scan(cu, now);
 }
 
 static void sen_util_trace_cpu(int cpu, u64 now)
@@ -524,6 +547,7 @@ static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu_of(rq));
 	struct sen_task_util *u = &p->sen_util;
 	unsigned long used = cu->used;
+	u64 until = U64_MAX, expires;
 	struct sen_hold_slot *s;
 	unsigned int i;
 	u32 token;
@@ -531,21 +555,27 @@ static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 	BUILD_BUG_ON(SEN_HOLD_SLOTS > BITS_PER_LONG);
 	/*
 	 * Forget the slots freed since (by a wakeup, anywhere) and those
-	 * expired.  Only this CPU makes a token non-zero, so a slot found
-	 * free stays free until it fills it.
+	 * expired, taking the latter off the sum.  Only this CPU makes a
+	 * token non-zero, so a slot found free stays free until it fills it.
 	 */
 	for_each_set_bit(i, &used, SEN_HOLD_SLOTS) {
 		struct sen_hold_slot *c = &cu->slot[i];
 
 		token = atomic_read(&c->token);
-		if (!token ||
-		    (READ_ONCE(c->expires) <= now &&
-		     atomic_cmpxchg(&c->token, token, 0) == token))
+		expires = READ_ONCE(c->expires);
+		if (!token) {
 			__clear_bit(i, &used);
+		} else if (expires > now) {
+			until = min(until, expires);
+		} else if (atomic_cmpxchg(&c->token, token, 0) == token) {
+			atomic_long_sub(READ_ONCE(c->contrib), &cu->held);
+			__clear_bit(i, &used);
+		}
 	}
 	i = find_first_zero_bit(&used, SEN_HOLD_SLOTS);
 	if (!u->contrib || i >= SEN_HOLD_SLOTS) {
 		WRITE_ONCE(cu->used, used);
+		WRITE_ONCE(cu->held_until, until);
 		u->contrib = 0;
 		u->contrib_cpu = -1;
 		return;
@@ -554,12 +584,15 @@ static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 	token = ++cu->next_token;
 	if (!token)
 		token = ++cu->next_token;
+	expires = now + sen_util_hold_ns(u->last_cycle);
 	WRITE_ONCE(s->contrib, u->contrib);
-	WRITE_ONCE(s->expires, now + sen_util_hold_ns(u->last_cycle));
+	WRITE_ONCE(s->expires, expires);
+	atomic_long_add(u->contrib, &cu->held);
 	atomic_set_release(&s->token, token);
 	__set_bit(i, &used);
 	/* Pairs with the acquire in sen_util_held(): the slot first. */
 	smp_store_release(&cu->used, used);
+	WRITE_ONCE(cu->held_until, min(until, expires));
 	u->held = 1;
 	u->hold_slot = i;
 	u->hold_token = token;
@@ -573,7 +606,10 @@ static void sen_util_unhold(struct task_struct *p)
 	if (u->held) {
 		struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, u->contrib_cpu);
 
-		atomic_cmpxchg(&cu->slot[u->hold_slot].token, u->hold_token, 0);
+		/* The slot still holds u->contrib while the token is ours. */
+		if (atomic_cmpxchg(&cu->slot[u->hold_slot].token, u->hold_token,
+				   0) == u->hold_token)
+			atomic_long_sub(u->contrib, &cu->held);
 		u->held = 0;
 	}
 	u->contrib = 0;
@@ -758,6 +794,8 @@ static void sen_util_track_update(void)
 		WRITE_ONCE(cu->used, 0);
 		for (i = 0; i < SEN_HOLD_SLOTS; i++)
 			atomic_set(&cu->slot[i].token, 0);
+		atomic_long_set(&cu->held, 0);
+		WRITE_ONCE(cu->held_until, 0);
 	}
 	WRITE_ONCE(sen_util_gen, sen_util_gen + 1);
 }
