@@ -51,9 +51,11 @@
  * must stay so for SEN_TIP_NS (a tick) before the domain tips, and fall
  * below 60% or to no more tasks than CPUs for SEN_UNTIP_NS (two tracker
  * windows, the time the tracker needs to see a drop) before it untips, so
- * short spikes do not flap it.  Decisions that snapshot a domain and the
- * balancer's tick (energy_balance.c) feed it, at most once per
- * SEN_TIP_EVAL_NS per domain, so wakeups only read it.  A wakeup whose
+ * short spikes do not flap it.  The balancer's tick (energy_balance.c)
+ * feeds it, at most once per SEN_TIP_EVAL_NS per domain: a domain whose
+ * CPUs are busy is looked at every tick, and decisions only read it (a
+ * tipped domain no tick has looked at for SEN_TIP_EVAL_NS is looked at
+ * by the decision that finds it so, sen_domain_tipped()).  A wakeup whose
  * prev_cpu is in a tipped domain goes to the classic path, CPUs of a
  * tipped domain are no candidates, and in a sched domain that spans a
  * tipped one the classic load balancer runs unchanged.
@@ -236,9 +238,9 @@ unsigned int sen_idle_index(const struct sen_domain *d, u64 idle_us)
  * cap(@o) of it, idle the rest in the state that stretch reaches, woken
  * once from it.  Sets @pr's busy share and state; returns its energy.
  */
-static u64 sen_cpu_energy(const struct sen_domain *d, const struct sen_opp *o,
-			  unsigned long u, u64 period_us,
-			  struct sen_cpu_price *pr)
+static inline u64 sen_cpu_energy(const struct sen_domain *d,
+				 const struct sen_opp *o, unsigned long u,
+				 u64 period_us, struct sen_cpu_price *pr)
 {
 	u64 b = min_t(u64, div64_u64((u64)u << SCHED_CAPACITY_SHIFT, o->cap),
 		      SCHED_CAPACITY_SCALE);
@@ -468,13 +470,13 @@ struct sen_pick {
 };
 
 /* Room to grow: SEN_FIT_PCT% of the capacity, as fits_capacity(). */
-static bool sen_fits(unsigned long util, unsigned long cap)
+static inline bool sen_fits(unsigned long util, unsigned long cap)
 {
 	return util * 100 < cap * SEN_FIT_PCT;
 }
 
 /* Room to stay: SEN_STAY_PCT% of the capacity. */
-static bool sen_fits_stay(unsigned long util, unsigned long cap)
+static inline bool sen_fits_stay(unsigned long util, unsigned long cap)
 {
 	return util * 100 < cap * SEN_STAY_PCT;
 }
@@ -494,8 +496,8 @@ static bool sen_fits_stay(unsigned long util, unsigned long cap)
  *    would use little of it (sen_room_note());
  *  - to go anywhere else, its demand.
  */
-static bool sen_pick_fits(const struct sen_pick *pk, int cpu,
-			  unsigned long util, unsigned long cap)
+static inline bool sen_pick_fits(const struct sen_pick *pk, int cpu,
+				 unsigned long util, unsigned long cap)
 {
 	if (cpu == pk->prev_cpu)
 		return sen_fits_stay(util + pk->settled, cap);
@@ -679,15 +681,15 @@ static bool sen_domain_tipped(const struct sen_domain *d, u64 now)
 }
 
 /*
- * Snapshot one domain's CPUs, feed its tipping point, and pick its
- * candidates (none if it is tipped).  False if it holds prev_cpu and is
- * tipped: the decision is the classic path's.
+ * Snapshot one domain's CPUs and pick its candidates (none if it is
+ * tipped).  False if it holds prev_cpu and is tipped: the decision is the
+ * classic path's.
  */
 static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			 struct sen_scratch *sc, unsigned int *nr, int *cand)
 {
-	unsigned long cap = d->opp[d->nr_opps - 1].cap, sum = 0, total = 0;
-	unsigned int n = 0, lat, best_lat = UINT_MAX, tasks = 0;
+	unsigned long cap = d->opp[d->nr_opps - 1].cap;
+	unsigned int n = 0, lat, best_lat = UINT_MAX;
 	int cpu, pack = -1, spare = -1, idle = -1;
 	bool has_prev = false;
 
@@ -698,9 +700,6 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		if (!cpu_active(cpu))
 			continue;
 		u = sen_cpu_util(cpu, pk->now);
-		sum += u;
-		total += cap;
-		tasks += READ_ONCE(cpu_rq(cpu)->cfs.h_nr_running);
 		if (cpu == pk->held_cpu)
 			u -= min(u, pk->held);
 		sc->util[n] = u;
@@ -741,7 +740,6 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 		n++;
 	}
 	*nr = n;
-	sen_tip_note(d, sum, n, total, tasks, pk->now);
 	if (sen_domain_tipped(d, pk->now)) {
 		if (pk->roomy >= 0 && cpumask_test_cpu(pk->roomy, &d->cpus))
 			pk->roomy = -1;
