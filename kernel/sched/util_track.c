@@ -525,7 +525,11 @@ static __always_inline unsigned long sen_util_held(int cpu, u64 now)
 {
 	struct sen_util_cpu *cu = per_cpu_ptr(&sen_util_pcpu, cpu);
 
-	/* A wakeup may take its part off before the owner added it. */
+	/*
+	 * A part is taken off only after it was added (the token is
+	 * released after the add), so the sum is never negative; clamped
+	 * all the same, a negative sum would read as a huge one.
+	 */
 	if (likely(now < READ_ONCE(cu->held_until)))
 		return max(atomic_long_read(&cu->held), 0L);
 	return sen_util_held_scan(cu, now);
