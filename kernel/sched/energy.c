@@ -594,8 +594,8 @@ static struct sen_tip *sen_domain_tip(const struct sen_domain *d)
 
 /*
  * Is a domain's last observation SEN_TIP_EVAL_NS old at @now?  Its tipping
- * state is shared by every CPU that decides: written at most that often,
- * it is only read on most wakeups.
+ * state is shared by every CPU that decides: written by ticks at most that
+ * often, it is only read on wakeups.
  */
 static bool sen_tip_due(const struct sen_domain *d, u64 now)
 {
@@ -603,9 +603,9 @@ static bool sen_tip_due(const struct sen_domain *d, u64 now)
 }
 
 /*
- * Feed a domain's tipping point, if due at @now: @util summed over @nr
- * active CPUs whose capacities (at the top OPP) sum to @total, @tasks
- * runnable fair tasks on them.
+ * Feed a domain's tipping point, which the caller found due at @now:
+ * @util summed over @nr active CPUs whose capacities (at the top OPP) sum
+ * to @total, @tasks runnable fair tasks on them.
  */
 static void sen_tip_note(const struct sen_domain *d, unsigned long util,
 			 unsigned int nr, unsigned long total, unsigned int tasks,
@@ -614,7 +614,7 @@ static void sen_tip_note(const struct sen_domain *d, unsigned long util,
 	struct sen_tip *t = sen_domain_tip(d);
 	bool cross;
 
-	if (!nr || !sen_tip_due(d, now) || !raw_spin_trylock(&t->lock))
+	if (!nr || !raw_spin_trylock(&t->lock))
 		return;
 	/* Another CPU may have fed it since @now was read. */
 	if (!sen_tip_due(d, now))
