@@ -82,15 +82,13 @@ FIXTURE_SETUP(gov)
 FIXTURE_TEARDOWN(gov)
 {
 	int big = se_first_cpu(0);
-	char path[128], v[32];
+	char path[128];
 
 	/* Limits back to the hardware's, whatever a test left. */
 	gov_path(path, sizeof(path), big, "scaling_min_freq");
-	snprintf(v, sizeof(v), "%ld", se_cpufreq(big, "cpuinfo_min_freq"));
-	se_write(path, v);
+	se_write_long(path, se_cpufreq(big, "cpuinfo_min_freq"));
 	gov_path(path, sizeof(path), big, "scaling_max_freq");
-	snprintf(v, sizeof(v), "%ld", se_cpufreq(big, "cpuinfo_max_freq"));
-	se_write(path, v);
+	se_write_long(path, se_cpufreq(big, "cpuinfo_max_freq"));
 	set_gov(se_first_cpu(1), self->saved_little);
 	set_gov(se_first_cpu(0), self->saved_big);
 }
@@ -342,8 +340,7 @@ TEST_F(gov, limits_honoured)
 	cap_to = atol(strchr(v, ' ') ? strchr(v, ' ') + 1 : v);
 	ASSERT_LT(min, cap_to);
 	gov_path(path, sizeof(path), big, "scaling_max_freq");
-	snprintf(v, sizeof(v), "%ld", cap_to);
-	ASSERT_EQ(0, se_write(path, v));
+	ASSERT_EQ(0, se_write_long(path, cap_to));
 	pid = se_periodic_task(70, PERIOD_US, big);
 	ASSERT_LT(0, pid);
 	se_sleep_ms(200);
@@ -352,18 +349,16 @@ TEST_F(gov, limits_honoured)
 		se_sleep_ms(4);
 	}
 	/* A floor at the top: the same task, now never below it. */
-	snprintf(v, sizeof(v), "%ld", max);
-	ASSERT_EQ(0, se_write(path, v));
+	ASSERT_EQ(0, se_write_long(path, max));
 	gov_path(path, sizeof(path), big, "scaling_min_freq");
-	ASSERT_EQ(0, se_write(path, v));
+	ASSERT_EQ(0, se_write_long(path, max));
 	se_kill(pid);
 	se_sleep_ms(100);
 	for (i = 0; i < 50; i++) {
 		below += cur_freq(big) < max;
 		se_sleep_ms(4);
 	}
-	snprintf(v, sizeof(v), "%ld", min);
-	ASSERT_EQ(0, se_write(path, v));
+	ASSERT_EQ(0, se_write_long(path, min));
 	TH_LOG("max %ld kHz: %d/50 samples above; min %ld kHz, idle: %d/50 below",
 	       cap_to, above, max, below);
 	EXPECT_EQ(0, above);

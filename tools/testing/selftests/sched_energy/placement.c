@@ -134,12 +134,8 @@ FIXTURE_SETUP(mode)
 
 FIXTURE_TEARDOWN(mode)
 {
-	char v[8];
-
-	snprintf(v, sizeof(v), "%ld", self->saved_sen);
-	se_write(SEN_SYSCTL, v);
-	snprintf(v, sizeof(v), "%ld", self->saved);
-	se_write(EAS_SYSCTL, v);
+	se_write_long(SEN_SYSCTL, self->saved_sen);
+	se_write_long(EAS_SYSCTL, self->saved);
 }
 
 TEST_F(mode, small_task)

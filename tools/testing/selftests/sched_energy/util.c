@@ -40,13 +40,10 @@ static pid_t policy_owner;
 
 static void policy_restore(void)
 {
-	char v[24];
-
 	/* Only the process that switched it: the harness forks each test. */
 	if (getpid() != policy_owner || saved_policy < 0)
 		return;
-	snprintf(v, sizeof(v), "%ld", saved_policy);
-	if (se_write(SEN_SYSCTL, v))
+	if (se_write_long(SEN_SYSCTL, saved_policy))
 		fprintf(stderr, "# util: cannot put kernel.sched_energy back to %ld\n",
 			saved_policy);
 }
