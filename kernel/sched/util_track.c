@@ -102,10 +102,14 @@
  * the contributions of the slots whose token is non-zero (added by the
  * owner as it fills a slot, taken off by whoever zeroes the token), and
  * it is the CPU's held utilization until sen_util_cpu.held_until, the
- * earliest expiry of those slots when the owner last looked.  Past it,
- * a reader sums the slots of sen_util_cpu.used that have not expired: a
- * bit is set when its slot is filled and cleared when the owner next
- * finds it free, and only the owner writes the mask.
+ * earliest expiry of those slots when last looked.  Past it, the first
+ * reader sums the slots of sen_util_cpu.used that have not expired,
+ * zeroes the tokens of those that have (taking them off the sum, as
+ * their waker would) and moves held_until on (sen_util_held_scan()): an
+ * idle CPU, whose owner fills no slot for long, costs one scan per
+ * expiry, not one per reader.  A bit of the mask is set when its slot is
+ * filled and cleared when the owner next finds it free, and only the
+ * owner writes the mask.
  */
 struct sen_hold_slot {
 	atomic_t	token;
@@ -124,6 +128,9 @@ struct sen_util_cpu {
 };
 
 static DEFINE_PER_CPU(struct sen_util_cpu, sen_util_pcpu);
+
+/* The hooks act (sen_util_track_update() below says when). */
+static bool sen_util_live;
 
 /*
  * Set while a CPU's cpufreq policy runs the sched_energy governor, the
@@ -497,10 +504,22 @@ static void sen_util_spread_clear(int cpu, struct sen_task_util *u)
 	u->spread_contrib = 0;
 }
 
-/* The held contributions of @cu that have not expired at @now. */
+/*
+ * The held contributions of @cu that have not expired at @now, read past
+ * @cu->held_until.  Expired slots are freed here (the token's cmpxchg
+ * decides who subtracts: this reader, the owner or a waker), then
+ * held_until moves to the earliest expiry left, unless it changed since
+ * it was read: the owner, filling a slot meanwhile, writes it after the
+ * slot and its own scan, and its value stands.  Readers run under RCU (or
+ * with interrupts off); a reader that finds the tracker stopped leaves
+ * the slots alone, the stop resets them after a grace period.
+ */
 static noinline unsigned long sen_util_held_scan(struct sen_util_cpu *cu,
 						 u64 now)
 {
+	/* Pairs with the releases in sen_util_hold(): its slots first. */
+	u64 seen = smp_load_acquire(&cu->held_until), until = U64_MAX;
+	bool reap = READ_ONCE(sen_util_live);
 	unsigned long used, sum = 0;
 	unsigned int i;
 
@@ -508,11 +527,23 @@ static noinline unsigned long sen_util_held_scan(struct sen_util_cpu *cu,
 	used = smp_load_acquire(&cu->used);
 	for_each_set_bit(i, &used, SEN_HOLD_SLOTS) {
 		struct sen_hold_slot *s = &cu->slot[i];
+		int token = atomic_read_acquire(&s->token);
+		u64 expires = READ_ONCE(s->expires);
 
-		if (atomic_read_acquire(&s->token) &&
-		    READ_ONCE(s->expires) > now)
+		if (!token)
+			continue;
+		if (expires > now) {
 			sum += READ_ONCE(s->contrib);
+			until = min(until, expires);
+		} else if (!reap) {
+			until = 0;
+		} else if (atomic_cmpxchg(&s->token, token, 0) == token) {
+			atomic_long_sub(READ_ONCE(s->contrib), &cu->held);
+		}
 	}
+	/* Fully ordered: the subtractions are seen before the new bound. */
+	if (until > seen)
+		cmpxchg64(&cu->held_until, seen, until);
 	return sum;
 }
 
@@ -579,7 +610,8 @@ static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 	i = find_first_zero_bit(&used, SEN_HOLD_SLOTS);
 	if (!u->contrib || i >= SEN_HOLD_SLOTS) {
 		WRITE_ONCE(cu->used, used);
-		WRITE_ONCE(cu->held_until, until);
+		/* Pairs with the acquire in sen_util_held_scan(). */
+		smp_store_release(&cu->held_until, until);
 		u->contrib = 0;
 		u->contrib_cpu = -1;
 		return;
@@ -594,9 +626,10 @@ static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 	atomic_long_add(u->contrib, &cu->held);
 	atomic_set_release(&s->token, token);
 	__set_bit(i, &used);
-	/* Pairs with the acquire in sen_util_held(): the slot first. */
+	/* Pairs with the acquire in sen_util_held_scan(): the slot first. */
 	smp_store_release(&cu->used, used);
-	WRITE_ONCE(cu->held_until, min(until, expires));
+	/* The bound after the mask: sen_util_held_scan() reads it first. */
+	smp_store_release(&cu->held_until, min(until, expires));
 	u->held = 1;
 	u->hold_slot = i;
 	u->hold_token = token;
@@ -700,7 +733,6 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
  *    find every task (an exiting one is no longer on the task lists).
  */
 DEFINE_STATIC_KEY_FALSE(sen_util_key);
-static bool sen_util_live;
 static u32 sen_util_gen;
 static DEFINE_MUTEX(sen_util_mutex);
 static bool sen_util_policy_user;		/* under sen_util_mutex */
@@ -1177,6 +1209,8 @@ static int sen_cpu_util_show(struct seq_file *m, void *unused)
 	int cpu;
 
 	seq_puts(m, "cpu runnable held rt dl irq total\n");
+	/* A reader may free expired holds: under RCU (sen_util_held_scan()). */
+	rcu_read_lock();
 	for_each_online_cpu(cpu) {
 		struct rq *rq = cpu_rq(cpu);
 		unsigned long v[5] = {
@@ -1189,6 +1223,7 @@ static int sen_cpu_util_show(struct seq_file *m, void *unused)
 		seq_printf(m, "%d %lu %lu %lu %lu %lu %lu\n", cpu, v[0], v[1],
 			   v[2], v[3], v[4], v[0] + v[1] + v[2] + v[3] + v[4]);
 	}
+	rcu_read_unlock();
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(sen_cpu_util);
