@@ -45,7 +45,14 @@
  * energy every few ticks.  A task whose samples straddle both bands
  * still did, every second or so: one that left a CPU for room is now held
  * off CPUs as small for four seconds, doubled at each return, unless it
- * would use less than 60% of one (sen_room_note()).
+ * would use less than 60% of one (sen_room_note()).  Nor is a running
+ * task moved for room before its first complete sample (a new task that
+ * has run since its fork): what it ran so far says little of its demand
+ * (one waiting for its CPU may go: that is contention, not demand), and a
+ * shell's child that runs for 10 ms climbed from a LITTLE CPU to the
+ * biggest in two pushes 3-6 ms apart.  If it keeps running, its first
+ * sample comes within SEN_UTIL_ROLL_WINDOWS windows, and mainline's
+ * misfit path may move it meanwhile as it would under mainline EAS.
  *
  * Cost: one tipping-point check (a sum over the domain's CPUs) and at
  * most SEN_BALANCE_SCAN decisions (each linear in CPUs + OPPs per domain)
@@ -114,18 +121,26 @@ static bool sen_settling(struct task_struct *p, u64 now)
 				SEN_BALANCE_STAY_NS >> 20);
 }
 
+/* Complete samples a task needs before a move for room (debugfs). */
+static unsigned int sen_fit_samples __read_mostly = 1;
+
 /*
- * Worth moving: the task no longer fits where it is and has more room
- * there, or, if it is not settling in after a move, the move saves more
- * than 1/8 of the size of the task's cost (see above; a cost can be
- * negative, and its share must not be).
+ * Worth moving: the task no longer fits where it is, has more room there
+ * and, if it is running (not waiting for its CPU), a complete sample; or,
+ * if it is not settling in after a move,
+ * the move saves more than 1/8 of the size of the task's cost (see above;
+ * a cost can be negative, and its share must not be).
  */
 static bool sen_worth(const struct sen_move *mv, struct task_struct *p,
 		      int cpu, u64 now)
 {
-	return mv->dst != cpu &&
-	       (mv->fit || (mv->saving > 0 && mv->saving > (abs(mv->cost) >> 3) &&
-			    !sen_settling(p, now)));
+	if (mv->dst == cpu)
+		return false;
+	if (mv->fit)
+		return !task_on_cpu(task_rq(p), p) ||
+		       READ_ONCE(p->sen_util.nr_hist) >= READ_ONCE(sen_fit_samples);
+	return mv->saving > 0 && mv->saving > (abs(mv->cost) >> 3) &&
+	       !sen_settling(p, now);
 }
 
 /* Could the balancer ever move @p to another CPU? */
@@ -366,10 +381,28 @@ static int sen_balance_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sen_balance);
 
+static int sen_fit_samples_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(sen_fit_samples);
+	return 0;
+}
+
+static int sen_fit_samples_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(sen_fit_samples, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sen_fit_samples_fops, sen_fit_samples_get,
+			 sen_fit_samples_set, "%llu\n");
+
 static int __init sen_balance_debugfs_init(void)
 {
 	debugfs_create_file("balance", 0444, sen_debugfs_dir(), NULL,
 			    &sen_balance_fops);
+	debugfs_create_file_unsafe("fit_samples", 0644, sen_debugfs_dir(), NULL,
+				   &sen_fit_samples_fops);
 	return 0;
 }
 late_initcall(sen_balance_debugfs_init);

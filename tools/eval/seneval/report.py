@@ -54,6 +54,8 @@ def mode_text(m):
         return f"sched-energy, least headroom 1/{1 << int(m[4:])}"
     if m.startswith("seng") and m[4:].isdigit():
         return f"sched-energy, growth after {m[4:]} sample(s)"
+    if m.startswith("senf") and m[4:].isdigit():
+        return f"sched-energy, moved for room after {m[4:]} sample(s)"
     return MODE_TEXT.get(m, m)
 
 

@@ -462,6 +462,62 @@ TEST_F(bal, tipping_point_hysteresis)
 }
 
 /*
+ * A new task that has run since its fork has no complete sample: what it
+ * ran so far says little of its demand, and the energy-aware balancer does
+ * not push it for room (a shell's child that ran for 10 ms climbed from a
+ * LITTLE CPU to the biggest in two pushes).  Children forked on a LITTLE
+ * CPU, free to go anywhere, each spin for 20 ms of wall time and exit:
+ * their first sample would come at a roll, SEN_UTIL_ROLL_WINDOWS windows
+ * (32 ms) after they started.  The sen_balance trace must show no push of
+ * any of them for room.  Mainline's misfit path may still move them; that
+ * is not this balancer's doing and is not counted.
+ */
+TEST_F(bal, fresh_task_not_pushed_for_room)
+{
+	static char buf[1 << 20];
+	int l = se_first_cpu(1), i, status, pushed = 0, moved = 0;
+	char *line, *save = NULL, *body, *p;
+	pid_t pid[5];
+	double t;
+	long v;
+
+	if (se_trace_on("sched_energy/sen_balance", "0"))
+		SKIP(return, "cannot trace sched_energy/sen_balance");
+	ASSERT_EQ(0, se_pin(0, l));
+	for (i = 0; i < 5; i++) {
+		pid[i] = fork();
+		ASSERT_LE(0, pid[i]);
+		if (!pid[i]) {
+			uint64_t t0 = se_now_ns();
+
+			if (unpin(0))
+				_exit(2);
+			while (se_now_ns() - t0 < 20000000ULL)
+				;
+			_exit(se_cpu_is(sched_getcpu(), 1) ? 0 : 1);
+		}
+		ASSERT_EQ(pid[i], waitpid(pid[i], &status, 0));
+		ASSERT_TRUE(WIFEXITED(status));
+		ASSERT_NE(2, WEXITSTATUS(status));
+		moved += WEXITSTATUS(status);
+	}
+	se_trace_pause("sched_energy/sen_balance");
+	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (se_trace_event(line, &t, &body) || !strstr(body, "kind=push") ||
+		    !strstr(body, "fit:"))
+			continue;
+		p = strstr(body, " pid=");
+		v = p ? atol(p + 5) : -1;
+		for (i = 0; i < 5; i++)
+			pushed += v == pid[i];
+	}
+	se_trace_off("sched_energy/sen_balance");
+	TH_LOG("%d of 5 fresh spinners pushed for room; %d ended off LITTLE", pushed, moved);
+	EXPECT_EQ(0, pushed);
+}
+
+/*
  * LISA's misfit check: a never-sleeping task started on a LITTLE CPU while
  * the big CPUs are idle reaches a big CPU (the time for the tracker to
  * see it misfit plus a balance interval: 500 ms is generous) and stays.

@@ -7,7 +7,9 @@
  *  - debugfs headroom_shift, the least OPP headroom (1/2^N of a demand),
  *    is 4 (1/16) at boot, reads back what was written and refuses values out of
  *    1..8 (EINVAL) without losing the one it had; growth_samples, the
- *    samples in a row the tracker takes for growth, likewise (2, 1..2);
+ *    samples in a row the tracker takes for growth, likewise (2, 1..2),
+ *    and fit_samples, the samples a running task needs before the
+ *    balancer moves it for room (1, 0..1);
  *  - it and mainline EAS are never active together, whatever
  *    kernel.sched_energy_aware says, and flipping both under load is safe;
  *  - with kernel.sched_energy=0 the policy makes no decision (the mainline
@@ -40,6 +42,7 @@
 #define DECISION	SE_TRACEFS "/events/sched_energy/sen_decision/enable"
 #define HEADROOM	"/sys/kernel/debug/sched_energy/headroom_shift"
 #define GROWTH		"/sys/kernel/debug/sched_energy/growth_samples"
+#define FIT_SAMPLES	"/sys/kernel/debug/sched_energy/fit_samples"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -51,7 +54,7 @@ static long sysctl_val(const char *path)
 }
 
 FIXTURE(policy) {
-	long sen, eas, headroom, growth;
+	long sen, eas, headroom, growth, fit;
 };
 
 FIXTURE_SETUP(policy)
@@ -65,6 +68,8 @@ FIXTURE_SETUP(policy)
 		self->headroom = -1;
 	if (se_read_long(GROWTH, &self->growth))
 		self->growth = -1;
+	if (se_read_long(FIT_SAMPLES, &self->fit))
+		self->fit = -1;
 }
 
 FIXTURE_TEARDOWN(policy)
@@ -75,6 +80,8 @@ FIXTURE_TEARDOWN(policy)
 		se_write_long(HEADROOM, self->headroom);
 	if (self->growth > 0)
 		se_write_long(GROWTH, self->growth);
+	if (self->fit >= 0)
+		se_write_long(FIT_SAMPLES, self->fit);
 }
 
 TEST_F(policy, sysctl_reads_back)
@@ -146,6 +153,14 @@ TEST_F(policy, growth_samples_checked)
 
 	/* Two samples at boot; one or two accepted. */
 	knob_checked(_metadata, GROWTH, 2, 1, 2, bad, ARRAY_SIZE(bad));
+}
+
+TEST_F(policy, fit_samples_checked)
+{
+	static const char * const bad[] = { "2", "-1", "abc", "4294967296", "1x" };
+
+	/* One sample at boot; none or one accepted. */
+	knob_checked(_metadata, FIT_SAMPLES, 1, 0, 1, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
