@@ -127,9 +127,9 @@ static unsigned int sen_fit_samples __read_mostly = 1;
 /*
  * Worth moving: the task no longer fits where it is, has more room there
  * and, if it is running (not waiting for its CPU), a complete sample; or,
- * if it is not settling in after a move,
- * the move saves more than 1/8 of the size of the task's cost (see above;
- * a cost can be negative, and its share must not be).
+ * if it is not settling in after a move, the move saves more than 1/8 of
+ * the size of the task's cost (see above; a cost can be negative, and its
+ * share must not be).
  */
 static bool sen_worth(const struct sen_move *mv, struct task_struct *p,
 		      int cpu, u64 now)

@@ -536,7 +536,7 @@ static noinline unsigned long sen_util_held_scan(struct sen_util_cpu *cu,
 			sum += READ_ONCE(s->contrib);
 			until = min(until, expires);
 		} else if (!reap) {
-			until = 0;
+			until = 0;	/* left in place: the bound stays */
 		} else if (atomic_cmpxchg(&s->token, token, 0) == token) {
 			atomic_long_sub(READ_ONCE(s->contrib), &cu->held);
 		}
