@@ -58,8 +58,10 @@
  * old CPU when the task is dequeued from it or, if it slept there, when it
  * wakes up anywhere.
  *
- * Hooks, all called with the task's rq locked, none allocating:
+ * Hooks, all called with the task's rq locked (sen_util_exec() takes
+ * it), none allocating:
  *   __sched_fork()	 sen_util_fork()	clear the state     O(1)
+ *   sched_exec()	 sen_util_exec()	start over          O(1)
  *   update_curr()	 sen_util_account()	add running time    O(1)
  *   enqueue_task_fair() sen_util_enqueue()	close the cycle     O(SEN_UTIL_HIST)
  *   dequeue_task_fair() sen_util_dequeue()	estimate, hold      O(slots in use)
@@ -903,6 +905,77 @@ void sen_util_fork(struct task_struct *p)
 	p->sen_util.contrib_cpu = -1;
 }
 
+/* sen_util_exec() forgets; debugfs exec_fresh (0: keeps) for trials. */
+static unsigned int sen_exec_fresh __read_mostly = 1;
+
+/* Forget @p's samples; it is current on @rq, which is locked. */
+static void sen_util_restart(struct rq *rq, struct task_struct *p)
+{
+	struct sen_task_util *u = &p->sen_util;
+	int cpu = cpu_of(rq);
+	u64 now;
+
+	update_rq_clock(rq);
+	now = rq_clock(rq);
+	memset(u->hist, 0, sizeof(u->hist));
+	memset(u->spans, 0, sizeof(u->spans));
+	u->nr_hist = 0;
+	u->hist_idx = 0;
+	u->rolled = 0;
+	WRITE_ONCE(u->demand, 0);
+	WRITE_ONCE(u->spread, 0);
+	WRITE_ONCE(u->last_cycle, 0);
+	u->busy = 0;
+	u->cycle_start = now;
+	u->run_start = now;
+	/* Current, so runnable: counted on this CPU, or not yet at all. */
+	if (u->contrib_cpu != cpu)
+		return;
+	sen_util_runnable_add(cpu, (long)sen_task_util(p) - u->contrib);
+	u->contrib = sen_task_util(p);
+	sen_util_spread_set(cpu, u);
+	sen_util_trace_cpu(cpu, now);
+}
+
+/**
+ * __sen_util_exec() - a task is about to run a new program
+ * @p: the task, current
+ *
+ * What a task ran before an exec says little about the program it starts:
+ * a harness's child that ran flat out for 11 ms loading `timeout` carried
+ * a demand of 800-992 into the exec of rt-app, which was then placed on
+ * the one cluster that demand fits (the big one) and started there.  So an
+ * exec starts over as a fork does: the samples, the demand and the typical
+ * span go, and the task counts as a new task (SEN_UTIL_NEW) on its CPU
+ * until the new program's first sample.  Its running time is measured
+ * from now.  What the balancer noted about it (when it was last moved,
+ * the CPUs it did not fit) is kept: that is about the CPUs.
+ *
+ * Called by sched_exec() before the exec's placement, which then prices
+ * the new program as a new task.  Mainline's PELT keeps a task's signal
+ * across an exec; its EAS does not place execs.
+ *
+ * Context: process context, @p is current, no locks held; takes its rq
+ * lock.
+ */
+void __sen_util_exec(struct task_struct *p)
+{
+	unsigned long flags;
+	struct rq_flags rf;
+	struct rq *rq;
+
+	if (!READ_ONCE(sen_exec_fresh))
+		return;
+	/* Interrupts off: current stays on this CPU. */
+	local_irq_save(flags);
+	rq = this_rq();
+	rq_lock(rq, &rf);
+	if (sen_util_enter(&p->sen_util))
+		sen_util_restart(rq, p);
+	rq_unlock(rq, &rf);
+	local_irq_restore(flags);
+}
+
 /**
  * __sen_util_account() - account running time to the current fair task
  * @rq:		its runqueue, locked
@@ -1244,12 +1317,30 @@ static int sen_growth_set(void *data, u64 val)
 DEFINE_DEBUGFS_ATTRIBUTE(sen_growth_fops, sen_growth_get, sen_growth_set,
 			 "%llu\n");
 
+static int sen_exec_fresh_get(void *data, u64 *val)
+{
+	*val = READ_ONCE(sen_exec_fresh);
+	return 0;
+}
+
+static int sen_exec_fresh_set(void *data, u64 val)
+{
+	if (val > 1)
+		return -EINVAL;
+	WRITE_ONCE(sen_exec_fresh, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sen_exec_fresh_fops, sen_exec_fresh_get,
+			 sen_exec_fresh_set, "%llu\n");
+
 static int __init sen_util_debugfs_init(void)
 {
 	debugfs_create_file("cpu_util", 0444, sen_debugfs_dir(), NULL,
 			    &sen_cpu_util_fops);
 	debugfs_create_file_unsafe("growth_samples", 0644, sen_debugfs_dir(),
 				   NULL, &sen_growth_fops);
+	debugfs_create_file_unsafe("exec_fresh", 0644, sen_debugfs_dir(),
+				   NULL, &sen_exec_fresh_fops);
 	return 0;
 }
 late_initcall(sen_util_debugfs_init);

@@ -324,6 +324,7 @@ void __sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec);
 void __sen_util_enqueue(struct rq *rq, struct task_struct *p, int flags);
 void __sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags);
 void __sen_util_tick(struct rq *rq, struct task_struct *curr);
+void __sen_util_exec(struct task_struct *p);
 void sen_util_proc_show(struct task_struct *p, struct seq_file *m);
 
 static inline void sen_util_account(struct rq *rq, struct task_struct *p,
@@ -351,6 +352,13 @@ static inline void sen_util_tick(struct rq *rq, struct task_struct *curr)
 {
 	if (static_branch_unlikely(&sen_util_key))
 		__sen_util_tick(rq, curr);
+}
+
+/* Before an exec's placement (sched_exec()): the new program starts anew. */
+static inline void sen_util_exec(struct task_struct *p)
+{
+	if (static_branch_unlikely(&sen_util_key))
+		__sen_util_exec(p);
 }
 
 unsigned long sen_task_contrib(struct task_struct *p, int *cpu, u64 now);
@@ -502,6 +510,7 @@ static inline void sen_util_enqueue(struct rq *rq, struct task_struct *p,
 static inline void sen_util_dequeue(struct rq *rq, struct task_struct *p,
 				    int flags) { }
 static inline void sen_util_tick(struct rq *rq, struct task_struct *curr) { }
+static inline void sen_util_exec(struct task_struct *p) { }
 static inline void sen_util_proc_show(struct task_struct *p,
 				      struct seq_file *m) { }
 

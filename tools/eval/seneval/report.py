@@ -56,6 +56,9 @@ def mode_text(m):
         return f"sched-energy, growth after {m[4:]} sample(s)"
     if m.startswith("senf") and m[4:].isdigit():
         return f"sched-energy, moved for room after {m[4:]} sample(s)"
+    if m.startswith("senx") and m[4:].isdigit():
+        return ("sched-energy, exec starts over" if m[4:] == "1" else
+                "sched-energy, exec keeps its history")
     return MODE_TEXT.get(m, m)
 
 

@@ -16,6 +16,8 @@
  *    path places tasks); with 1 it places wakeups, forks and execs;
  *  - tasks forked back to back are not stacked on one CPU: each new
  *    runnable task counts on its CPU what the decisions price it at;
+ *  - an exec is priced as a new task, not at what the task ran before
+ *    (debugfs exec_fresh, 1 at boot; 0 keeps the old demand);
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
@@ -43,6 +45,7 @@
 #define HEADROOM	"/sys/kernel/debug/sched_energy/headroom_shift"
 #define GROWTH		"/sys/kernel/debug/sched_energy/growth_samples"
 #define FIT_SAMPLES	"/sys/kernel/debug/sched_energy/fit_samples"
+#define EXEC_FRESH	"/sys/kernel/debug/sched_energy/exec_fresh"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -54,7 +57,7 @@ static long sysctl_val(const char *path)
 }
 
 FIXTURE(policy) {
-	long sen, eas, headroom, growth, fit;
+	long sen, eas, headroom, growth, fit, exec;
 };
 
 FIXTURE_SETUP(policy)
@@ -70,6 +73,8 @@ FIXTURE_SETUP(policy)
 		self->growth = -1;
 	if (se_read_long(FIT_SAMPLES, &self->fit))
 		self->fit = -1;
+	if (se_read_long(EXEC_FRESH, &self->exec))
+		self->exec = -1;
 }
 
 FIXTURE_TEARDOWN(policy)
@@ -82,6 +87,8 @@ FIXTURE_TEARDOWN(policy)
 		se_write_long(GROWTH, self->growth);
 	if (self->fit >= 0)
 		se_write_long(FIT_SAMPLES, self->fit);
+	if (self->exec >= 0)
+		se_write_long(EXEC_FRESH, self->exec);
 }
 
 TEST_F(policy, sysctl_reads_back)
@@ -161,6 +168,14 @@ TEST_F(policy, fit_samples_checked)
 
 	/* One sample at boot; none or one accepted. */
 	knob_checked(_metadata, FIT_SAMPLES, 1, 0, 1, bad, ARRAY_SIZE(bad));
+}
+
+TEST_F(policy, exec_fresh_checked)
+{
+	static const char * const bad[] = { "2", "-1", "abc", "4294967296", "1x" };
+
+	/* An exec starts over at boot; 0 (keep) and 1 accepted. */
+	knob_checked(_metadata, EXEC_FRESH, 1, 0, 1, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
@@ -521,6 +536,114 @@ TEST_F(policy, fork_burst_not_stacked)
 			TH_LOG("cpu%d (capacity %ld) got %d of %d new tasks", i,
 			       se_cpu_capacity(i), per_cpu[i], BURST);
 	}
+}
+
+/*
+ * The util= of @pid's exec decision in the trace, or -1.  A child of
+ * exec_demand() below.
+ */
+static long exec_decision_util(pid_t pid)
+{
+	static char buf[1 << 16];
+	char want[32], *line, *save = NULL;
+	long util = -1;
+
+	if (se_read(SE_TRACEFS "/trace", buf, sizeof(buf)) < 0)
+		return -1;
+	snprintf(want, sizeof(want), " pid=%d ", pid);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *u = strstr(line, " util=");
+
+		if (strstr(line, "sen_decision:") && strstr(line, want) &&
+		    strstr(line, " kind=exec ") && u)
+			sscanf(u, " util=%ld", &util);
+	}
+	return util;
+}
+
+/*
+ * A child that spins on a big CPU in 24 ms bursts until its demand is
+ * more than twice a new task's, then, free to go anywhere, execs
+ * /bin/true; its exec decision is traced.  Returns the util= that
+ * decision priced it at, and in @before its demand just before the exec.
+ */
+static long exec_demand(struct __test_metadata *_metadata, long *before)
+{
+	int go[2], ready[2], cpu = se_last_cpu(0);
+	char filter[32], c = 0;
+	long util;
+	pid_t pid;
+
+	ASSERT_EQ(0, pipe(go));
+	ASSERT_EQ(0, pipe(ready));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		cpu_set_t all;
+		long d = 0;
+		int i;
+
+		if (sched_getaffinity(0, sizeof(all), &all) || se_pin(0, cpu))
+			_exit(2);
+		for (i = 0; i < 40 && d <= 2 * NEW_UTIL; i++) {
+			uint64_t start = se_thread_ns();
+
+			while (se_thread_ns() < start + 24000000ULL)
+				;
+			se_sleep_ms(2);
+			d = se_task_sched_stat(getpid(), "sen.util.demand");
+		}
+		if (sched_setaffinity(0, sizeof(all), &all) ||
+		    write(ready[1], &d, sizeof(d)) != sizeof(d) ||
+		    read(go[0], &c, 1) != 1)
+			_exit(2);
+		execl("/bin/true", "true", (char *)NULL);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ready[1]);
+	ASSERT_EQ(sizeof(*before), read(ready[0], before, sizeof(*before)));
+	snprintf(filter, sizeof(filter), "pid == %d", pid);
+	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
+	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", filter);
+	ASSERT_EQ(0, se_write(DECISION, "1"));
+	ASSERT_EQ(1, write(go[1], &c, 1));
+	waitpid(pid, NULL, 0);
+	se_write(DECISION, "0");
+	se_write(SE_TRACEFS "/events/sched_energy/sen_decision/filter", "0");
+	close(go[1]);
+	close(ready[0]);
+	util = exec_decision_util(pid);
+	TH_LOG("demand %ld before the exec, priced at %ld by its decision", *before, util);
+	return util;
+}
+
+/*
+ * An exec starts a new program: what the task ran before says little
+ * about it (a harness's child that loaded `timeout` flat out carried a
+ * full demand into rt-app's exec, which went to the big cluster for it).
+ * With exec_fresh 1 the exec is priced as a new task, SEN_UTIL_NEW; with
+ * 0 at the demand it had, which shows the test can tell the two apart.
+ */
+TEST_F(policy, exec_starts_over)
+{
+	long before, util;
+
+	if (access(DECISION, W_OK) || access(EXEC_FRESH, W_OK))
+		SKIP(return, "no tracefs or no %s", EXEC_FRESH);
+	if (se_last_cpu(0) < 0)
+		SKIP(return, "needs a big CPU");
+	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
+
+	ASSERT_EQ(0, se_write_long(EXEC_FRESH, 0));
+	util = exec_demand(_metadata, &before);
+	ASSERT_LT(2 * NEW_UTIL, before) TH_LOG("the child's demand did not grow");
+	EXPECT_LT(2 * NEW_UTIL, util) TH_LOG("exec_fresh 0 does not keep the demand");
+
+	ASSERT_EQ(0, se_write_long(EXEC_FRESH, 1));
+	util = exec_demand(_metadata, &before);
+	ASSERT_LT(2 * NEW_UTIL, before) TH_LOG("the child's demand did not grow");
+	EXPECT_EQ(NEW_UTIL, util);
 }
 
 /*
