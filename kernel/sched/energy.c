@@ -1257,21 +1257,9 @@ static int sen_policy_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sen_policy);
 
-static int sen_headroom_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(sen_headroom_shift);
-	return 0;
-}
-
-static int sen_headroom_set(void *data, u64 val)
-{
-	if (val < SEN_HEADROOM_SHIFT_MIN || val > SEN_HEADROOM_SHIFT_MAX)
-		return -EINVAL;
-	WRITE_ONCE(sen_headroom_shift, val);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(sen_headroom_fops, sen_headroom_get, sen_headroom_set,
-			 "%llu\n");
+static struct sen_knob sen_headroom_knob = {
+	&sen_headroom_shift, SEN_HEADROOM_SHIFT_MIN, SEN_HEADROOM_SHIFT_MAX
+};
 #endif
 
 static int __init sen_policy_init(void)
@@ -1284,8 +1272,7 @@ static int __init sen_policy_init(void)
 #ifdef CONFIG_DEBUG_FS
 	debugfs_create_file("policy", 0444, sen_debugfs_dir(), NULL,
 			    &sen_policy_fops);
-	debugfs_create_file_unsafe("headroom_shift", 0644, sen_debugfs_dir(),
-				   NULL, &sen_headroom_fops);
+	sen_debugfs_knob("headroom_shift", &sen_headroom_knob);
 #endif
 	return 0;
 }

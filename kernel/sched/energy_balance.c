@@ -381,28 +381,13 @@ static int sen_balance_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sen_balance);
 
-static int sen_fit_samples_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(sen_fit_samples);
-	return 0;
-}
-
-static int sen_fit_samples_set(void *data, u64 val)
-{
-	if (val > 1)
-		return -EINVAL;
-	WRITE_ONCE(sen_fit_samples, val);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(sen_fit_samples_fops, sen_fit_samples_get,
-			 sen_fit_samples_set, "%llu\n");
+static struct sen_knob sen_fit_knob = { &sen_fit_samples, 0, 1 };
 
 static int __init sen_balance_debugfs_init(void)
 {
 	debugfs_create_file("balance", 0444, sen_debugfs_dir(), NULL,
 			    &sen_balance_fops);
-	debugfs_create_file_unsafe("fit_samples", 0644, sen_debugfs_dir(), NULL,
-				   &sen_fit_samples_fops);
+	sen_debugfs_knob("fit_samples", &sen_fit_knob);
 	return 0;
 }
 late_initcall(sen_balance_debugfs_init);

@@ -584,6 +584,39 @@ struct dentry *sen_debugfs_dir(void)
 	return sen_debugfs;
 }
 
+static int sen_knob_get(void *data, u64 *val)
+{
+	const struct sen_knob *knob = data;
+
+	*val = READ_ONCE(*knob->val);
+	return 0;
+}
+
+static int sen_knob_set(void *data, u64 val)
+{
+	const struct sen_knob *knob = data;
+
+	if (val < knob->min || val > knob->max)
+		return -EINVAL;
+	WRITE_ONCE(*knob->val, val);
+	return 0;
+}
+DEFINE_DEBUGFS_ATTRIBUTE(sen_knob_fops, sen_knob_get, sen_knob_set, "%llu\n");
+
+/**
+ * sen_debugfs_knob() - make a tunable a file of the sched_energy directory
+ * @name:	the file's name
+ * @knob:	the tunable and its bounds; it must outlive the file
+ *
+ * The file reads the value and takes a write within the bounds; any other
+ * write (out of range, not a number) fails with EINVAL and the value stays.
+ */
+void sen_debugfs_knob(const char *name, struct sen_knob *knob)
+{
+	debugfs_create_file_unsafe(name, 0644, sen_debugfs, knob,
+				   &sen_knob_fops);
+}
+
 static int __init sen_model_debugfs_init(void)
 {
 	sen_debugfs = debugfs_create_dir("sched_energy", NULL);

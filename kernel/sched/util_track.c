@@ -1301,46 +1301,18 @@ static int sen_cpu_util_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(sen_cpu_util);
 
-static int sen_growth_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(sen_growth_samples);
-	return 0;
-}
+static struct sen_knob sen_growth_knob = {
+	&sen_growth_samples, 1, SEN_UTIL_GROWTH_SAMPLES_MAX
+};
 
-static int sen_growth_set(void *data, u64 val)
-{
-	if (val < 1 || val > SEN_UTIL_GROWTH_SAMPLES_MAX)
-		return -EINVAL;
-	WRITE_ONCE(sen_growth_samples, val);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(sen_growth_fops, sen_growth_get, sen_growth_set,
-			 "%llu\n");
-
-static int sen_exec_fresh_get(void *data, u64 *val)
-{
-	*val = READ_ONCE(sen_exec_fresh);
-	return 0;
-}
-
-static int sen_exec_fresh_set(void *data, u64 val)
-{
-	if (val > 1)
-		return -EINVAL;
-	WRITE_ONCE(sen_exec_fresh, val);
-	return 0;
-}
-DEFINE_DEBUGFS_ATTRIBUTE(sen_exec_fresh_fops, sen_exec_fresh_get,
-			 sen_exec_fresh_set, "%llu\n");
+static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
 static int __init sen_util_debugfs_init(void)
 {
 	debugfs_create_file("cpu_util", 0444, sen_debugfs_dir(), NULL,
 			    &sen_cpu_util_fops);
-	debugfs_create_file_unsafe("growth_samples", 0644, sen_debugfs_dir(),
-				   NULL, &sen_growth_fops);
-	debugfs_create_file_unsafe("exec_fresh", 0644, sen_debugfs_dir(),
-				   NULL, &sen_exec_fresh_fops);
+	sen_debugfs_knob("growth_samples", &sen_growth_knob);
+	sen_debugfs_knob("exec_fresh", &sen_exec_knob);
 	return 0;
 }
 late_initcall(sen_util_debugfs_init);

@@ -217,6 +217,20 @@ const char *sen_source_name(enum sen_source src, const struct sen_model *m);
 
 struct dentry *sen_debugfs_dir(void);
 
+/**
+ * struct sen_knob - a tunable of sched-energy, as a file in its debugfs
+ * @val:	the value; its users read it with READ_ONCE()
+ * @min:	the least value a write may set
+ * @max:	the greatest
+ */
+struct sen_knob {
+	unsigned int	*val;
+	unsigned int	min;
+	unsigned int	max;
+};
+
+void sen_debugfs_knob(const char *name, struct sen_knob *knob);
+
 /*
  * Utilization tracking (kernel/sched/util_track.c).  Demands and CPU
  * utilization are in capacity units, frequency- and capacity-invariant.
