@@ -4,6 +4,8 @@
 
 BOARD ?= juno-r0
 BOARDS ?= juno-r0 hikey960
+# make test also boots the three-cluster board (phone3).
+TEST_BOARDS ?= $(BOARDS) phone3
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
@@ -77,7 +79,7 @@ boot: kernel initramfs
 test: deps
 	@$(S)/build-kernel default
 	@$(S)/build-initramfs
-	@$(S)/run-tests $(BOARDS)
+	@$(S)/run-tests $(TEST_BOARDS)
 
 # The README's two commands in a freshly bootstrapped Debian 12 root
 # (scripts/fresh-check): proves no install step is missing.

@@ -399,7 +399,7 @@ TEST_F(bal, tipping_point_hysteresis)
 	for (i = 0, cpu = 0; i < n; i++) {
 		while (!se_cpu_is(cpu, 1))
 			cpu = (cpu + 1) % se_nr_cpus();
-		pid[i] = fork();
+		pid[i] = se_fork();
 		ASSERT_LE(0, pid[i]);
 		if (!pid[i]) {
 			uint64_t end;
@@ -485,7 +485,7 @@ TEST_F(bal, fresh_task_not_pushed_for_room)
 		SKIP(return, "cannot trace sched_energy/sen_balance");
 	ASSERT_EQ(0, se_pin(0, l));
 	for (i = 0; i < 5; i++) {
-		pid[i] = fork();
+		pid[i] = se_fork();
 		ASSERT_LE(0, pid[i]);
 		if (!pid[i]) {
 			uint64_t t0 = se_now_ns();

@@ -48,22 +48,24 @@ static long cur_freq(int cpu)
 	return se_cpufreq(cpu, "scaling_cur_freq");
 }
 
-/* Set a governor on both clusters' policies. */
+/* Set a governor on every policy (through each of its CPUs). */
 static int set_all(const char *gov)
 {
-	int l = se_first_cpu(1), b = se_first_cpu(0);
+	int cpu, err = 0;
 
-	return set_gov(l, gov) ?: set_gov(b, gov);
+	for (cpu = 0; cpu < se_nr_cpus() && cpu < SE_MAX_CPUS; cpu++)
+		err = err ?: set_gov(cpu, gov);
+	return err;
 }
 
 FIXTURE(gov) {
-	char saved_little[32], saved_big[32];
+	char saved[SE_MAX_CPUS][32];	/* each CPU's policy's governor */
 };
 
 FIXTURE_SETUP(gov)
 {
 	char path[128], avail[256];
-	int l = se_first_cpu(1), b = se_first_cpu(0);
+	int l = se_first_cpu(1), b = se_first_cpu(0), cpu;
 
 	if (l < 0 || b < 0)
 		SKIP(return, "needs LITTLE and big CPUs");
@@ -71,17 +73,17 @@ FIXTURE_SETUP(gov)
 	if (se_read_str(path, avail, sizeof(avail)))
 		SKIP(return, "no cpufreq");
 	ASSERT_NE(NULL, strstr(avail, GOV)) TH_LOG("governors: %s", avail);
-	gov_path(path, sizeof(path), l, "scaling_governor");
-	ASSERT_EQ(0, se_read_str(path, self->saved_little, sizeof(self->saved_little)));
-	gov_path(path, sizeof(path), b, "scaling_governor");
-	ASSERT_EQ(0, se_read_str(path, self->saved_big, sizeof(self->saved_big)));
+	for (cpu = 0; cpu < se_nr_cpus() && cpu < SE_MAX_CPUS; cpu++) {
+		gov_path(path, sizeof(path), cpu, "scaling_governor");
+		ASSERT_EQ(0, se_read_str(path, self->saved[cpu], sizeof(self->saved[cpu])));
+	}
 	ASSERT_EQ(0, set_all(GOV));
 	se_sleep_ms(100);
 }
 
 FIXTURE_TEARDOWN(gov)
 {
-	int big = se_first_cpu(0);
+	int big = se_first_cpu(0), cpu;
 	char path[128];
 
 	/* Limits back to the hardware's, whatever a test left. */
@@ -89,8 +91,9 @@ FIXTURE_TEARDOWN(gov)
 	se_write_long(path, se_cpufreq(big, "cpuinfo_min_freq"));
 	gov_path(path, sizeof(path), big, "scaling_max_freq");
 	se_write_long(path, se_cpufreq(big, "cpuinfo_max_freq"));
-	set_gov(se_first_cpu(1), self->saved_little);
-	set_gov(se_first_cpu(0), self->saved_big);
+	for (cpu = 0; cpu < se_nr_cpus() && cpu < SE_MAX_CPUS; cpu++)
+		if (self->saved[cpu][0])
+			set_gov(cpu, self->saved[cpu]);
 }
 
 /* Tasks whose comm starts with @prefix. */

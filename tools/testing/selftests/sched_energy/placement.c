@@ -13,6 +13,13 @@
  *       logged), but the domain it runs on stays at or near its lowest
  *       OPP; the ~70% task is a misfit on LITTLE and settles on a big CPU.
  *
+ * "LITTLE" is the smallest capacity.  On a board with a middle cluster
+ * (phone3) "big" is any CPU bigger than LITTLE, the ~70% task fitting a
+ * middle CPU too, and "near its lowest OPP" is the lowest OPP whose
+ * capacity holds the ~10% task with schedutil's 25% headroom, or the
+ * second lowest if that is higher (phone3's LITTLE CPUs need their third,
+ * 883 MHz, for 10% of the biggest CPU).
+ *
  * "Settles" means at least 70% of the task's periods in 1 s (after 1 s to
  * settle) start on a CPU of that kind; a domain's frequency is its median
  * over that second, weighted by time (cpufreq stats).  The task reports
@@ -51,16 +58,64 @@ static long nth_freq(int cpu, int n)
 
 struct run {
 	unsigned long periods;		/* in the window */
-	unsigned long on_little, on_big;
-	long little_freq, big_freq;	/* medians, kHz */
+	unsigned long on_little, on_mid, on_big;
+	long little_freq, mid_freq, big_freq;	/* medians, kHz; mid -1: none */
 };
+
+/* The smallest CPU capacity of the board. */
+static long least_capacity(void)
+{
+	long c, least = -1;
+	int cpu;
+
+	for (cpu = 0; cpu < se_nr_cpus(); cpu++) {
+		c = se_cpu_capacity(cpu);
+		if (c > 0 && (least < 0 || c < least))
+			least = c;
+	}
+	return least;
+}
+
+/* The first CPU bigger than LITTLE and smaller than big, or -1. */
+static int first_mid_cpu(void)
+{
+	long least = least_capacity(), c;
+	int cpu;
+
+	for (cpu = 0; cpu < se_nr_cpus(); cpu++) {
+		c = se_cpu_capacity(cpu);
+		if (c > least && c < 1024)
+			return cpu;
+	}
+	return -1;
+}
+
+/*
+ * "At or near the lowest OPP" of @cpu's domain for a task of @pct% of the
+ * biggest CPU: the lowest frequency whose capacity holds it with 25%
+ * headroom, or the second lowest if that is higher.
+ */
+static long near_lowest_freq(int cpu, int pct)
+{
+	long cap = se_cpu_capacity(cpu), max = se_cpufreq(cpu, "cpuinfo_max_freq"), f;
+	int n;
+
+	for (n = 0; (f = nth_freq(cpu, n)) > 0; n++)
+		if (cap * f / max * 100 >= 1024L * pct * 5 / 4)
+			break;
+	if (f <= 0)
+		return max;
+	return f > nth_freq(cpu, 1) ? f : nth_freq(cpu, 1);
+}
 
 /* Run a duty_pct% periodic task for 2 s and see where it runs in the last. */
 static int observe(unsigned int duty_pct, struct run *r)
 {
-	int little = se_first_cpu(1), big = se_first_cpu(0), cpu, ret = -1;
+	int little = se_first_cpu(1), big = se_first_cpu(0), mid = first_mid_cpu();
 	struct se_where *w = se_where_map(), w0, w1;
-	struct se_tis l0, l1, b0, b1;
+	struct se_tis l0, l1, m0, m1, b0, b1;
+	long least = least_capacity(), cap;
+	int cpu, ret = -1;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -71,11 +126,13 @@ static int observe(unsigned int duty_pct, struct run *r)
 		goto out;
 	se_sleep_ms(1000);
 	se_where_snap(w, &w0);
-	if (se_time_in_state(little, &l0) || se_time_in_state(big, &b0))
+	if (se_time_in_state(little, &l0) || se_time_in_state(big, &b0) ||
+	    (mid >= 0 && se_time_in_state(mid, &m0)))
 		goto out;
 	se_sleep_ms(WINDOW_MS);
 	se_where_snap(w, &w1);
-	if (se_time_in_state(little, &l1) || se_time_in_state(big, &b1))
+	if (se_time_in_state(little, &l1) || se_time_in_state(big, &b1) ||
+	    (mid >= 0 && se_time_in_state(mid, &m1)))
 		goto out;
 	for (cpu = 0; cpu < SE_MAX_CPUS; cpu++) {
 		unsigned long n = w1.periods[cpu] - w0.periods[cpu];
@@ -83,12 +140,16 @@ static int observe(unsigned int duty_pct, struct run *r)
 		if (!n)
 			continue;
 		r->periods += n;
-		if (se_cpu_capacity(cpu) < 1024)
+		cap = se_cpu_capacity(cpu);
+		if (cap == least)
 			r->on_little += n;
+		else if (cap < 1024)
+			r->on_mid += n;
 		else
 			r->on_big += n;
 	}
 	r->little_freq = se_tis_median(&l0, &l1);
+	r->mid_freq = mid >= 0 ? se_tis_median(&m0, &m1) : -1;
 	r->big_freq = se_tis_median(&b0, &b1);
 	ret = 0;
 out:
@@ -151,26 +212,32 @@ TEST_F(mode, small_task)
 	ASSERT_LT(0, r.big_freq);
 	if (variant->eas) {
 		EXPECT_GE(r.on_little * 10, r.periods * 7);
-		EXPECT_LE(r.little_freq, nth_freq(little, 1));
-	} else if (r.on_little >= r.on_big) {
-		EXPECT_LE(r.little_freq, nth_freq(little, 1));
+		EXPECT_LE(r.little_freq, near_lowest_freq(little, 10));
+	} else if (r.on_little >= r.on_mid + r.on_big) {
+		EXPECT_LE(r.little_freq, near_lowest_freq(little, 10));
+	} else if (r.on_mid > r.on_big) {
+		EXPECT_LE(r.mid_freq, near_lowest_freq(first_mid_cpu(), 10));
 	} else {
-		EXPECT_LE(r.big_freq, nth_freq(big, 1));
+		EXPECT_LE(r.big_freq, near_lowest_freq(big, 10));
 	}
 }
 
 TEST_F(mode, big_task)
 {
-	int big = se_first_cpu(0);
+	int big = se_first_cpu(0), on;
 	struct run r;
 
 	ASSERT_EQ(0, observe(70, &r));
-	TH_LOG("%s: 70%% task on big %lu/%lu periods; median LITTLE %ld kHz, big %ld kHz",
-	       variant->name, r.on_big, r.periods, r.little_freq, r.big_freq);
+	TH_LOG("%s: 70%% task on big %lu, middle %lu of %lu periods", variant->name,
+	       r.on_big, r.on_mid, r.periods);
+	TH_LOG("median LITTLE %ld kHz, middle %ld kHz, big %ld kHz", r.little_freq,
+	       r.mid_freq, r.big_freq);
 	ASSERT_GT(r.periods, WINDOW_MS * 1000 / PERIOD_US / 2);
 	ASSERT_LT(0, r.big_freq);
-	EXPECT_GE(r.on_big * 10, r.periods * 7);
-	EXPECT_GT(r.big_freq, nth_freq(big, 0));
+	EXPECT_GE((r.on_mid + r.on_big) * 10, r.periods * 7);
+	/* The domain it mostly ran on left its lowest OPP. */
+	on = r.on_mid > r.on_big ? first_mid_cpu() : big;
+	EXPECT_GT(on == big ? r.big_freq : r.mid_freq, nth_freq(on, 0));
 }
 
 TEST_HARNESS_MAIN

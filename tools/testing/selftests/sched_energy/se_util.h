@@ -7,10 +7,12 @@
 #define SE_UTIL_H
 
 #include <errno.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #define SE_MAX_CPUS	64
@@ -166,6 +168,26 @@ static inline int se_last_cpu(int little)
 	return -1;
 }
 
+/*
+ * The last CPU of the smallest capacity, or -1: se_last_cpu(1) where
+ * there are two sizes, a CPU of the LITTLE cluster, not of the middle
+ * one, where there are three.
+ */
+static inline int se_last_smallest_cpu(void)
+{
+	long cap, least = -1;
+	int cpu, last = -1;
+
+	for (cpu = se_nr_cpus() - 1; cpu >= 0; cpu--) {
+		cap = se_cpu_capacity(cpu);
+		if (cap > 0 && (least < 0 || cap < least)) {
+			least = cap;
+			last = cpu;
+		}
+	}
+	return last;
+}
+
 /* qsort() comparison of longs, ascending. */
 static inline int se_cmp_long(const void *a, const void *b)
 {
@@ -286,6 +308,21 @@ static inline void se_where_snap(const struct se_where *w, struct se_where *snap
 }
 
 /*
+ * fork() for a test's load: the child is killed when the process that
+ * forked it ends, also when an assertion aborts it before it could kill
+ * its load (a stray spinner skews every later test, and keeps the output
+ * pipe of the run open, which then never ends).
+ */
+static inline pid_t se_fork(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (!pid && (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent))
+		_exit(1);
+	return pid;
+}
+
+/*
  * Fork a task that is busy for duty_pct percent of every period_us and
  * sleeps the rest, on absolute deadlines, until killed.  On an emulated
  * board with speed-equalised invariance its utilization is about
@@ -295,7 +332,7 @@ static inline void se_where_snap(const struct se_where *w, struct se_where *snap
 static inline pid_t se_periodic_task_where(unsigned int duty_pct, unsigned int period_us,
 					   int cpu, struct se_where *where)
 {
-	pid_t pid = fork();
+	pid_t pid = se_fork();
 
 	if (pid)
 		return pid;
@@ -330,7 +367,7 @@ static inline pid_t se_periodic_task_where(unsigned int duty_pct, unsigned int p
  */
 static inline pid_t se_spinner(int cpu)
 {
-	pid_t pid = fork();
+	pid_t pid = se_fork();
 
 	if (pid)
 		return pid;
@@ -464,7 +501,7 @@ static inline long se_acts_share(const struct se_acts *a, unsigned int i)
 static inline pid_t se_duty_task_acts(int d1, int d2, int switch_ms, unsigned int period_us,
 				      int cpu, uint64_t *t_switch, struct se_acts *acts)
 {
-	pid_t pid = fork();
+	pid_t pid = se_fork();
 	uint64_t period = period_us * 1000ULL, next, end, start;
 	int duty = d1;
 

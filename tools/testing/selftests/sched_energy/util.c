@@ -665,7 +665,7 @@ TEST(new_task_within_16ms)
 	 * slow host) and make it a task with a history.
 	 */
 	ASSERT_EQ(0, se_pin(0, cpu));
-	pid = fork();
+	pid = se_fork();
 	if (!pid) {
 		prctl(PR_SET_NAME, "se_new_busy");
 		__atomic_store_n(&sh->t_start, se_now_ns(), __ATOMIC_RELEASE);
