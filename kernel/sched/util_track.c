@@ -697,6 +697,14 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 	return est > demand ? est : 0;
 }
 
+/*
+ * debugfs raise_history: 0 raises only tasks with no complete sample yet
+ * while their span is in progress; a task with a history is then believed
+ * at its samples alone (a trial: the raise lifts the OPP during a long
+ * activation, which costs energy where the activation had slack).
+ */
+static unsigned int sen_raise_history __read_mostly = 1;
+
 /* Raise the demand of a task in its cycle if it has outgrown it. */
 static bool sen_util_raise(struct task_struct *p, u64 now)
 {
@@ -706,6 +714,8 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 
 	/* From the first run in the span: a wait to run first is not idleness. */
 	if (!u->cycle_start || now <= start)
+		return false;
+	if (u->nr_hist && !READ_ONCE(sen_raise_history))
 		return false;
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
@@ -1307,12 +1317,15 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 1 };
+
 static int __init sen_util_debugfs_init(void)
 {
 	debugfs_create_file("cpu_util", 0444, sen_debugfs_dir(), NULL,
 			    &sen_cpu_util_fops);
 	sen_debugfs_knob("growth_samples", &sen_growth_knob);
 	sen_debugfs_knob("exec_fresh", &sen_exec_knob);
+	sen_debugfs_knob("raise_history", &sen_raise_knob);
 	return 0;
 }
 late_initcall(sen_util_debugfs_init);

@@ -59,6 +59,9 @@ def mode_text(m):
     if m.startswith("senx") and m[4:].isdigit():
         return ("sched-energy, exec starts over" if m[4:] == "1" else
                 "sched-energy, exec keeps its history")
+    if m.startswith("senr") and m[4:].isdigit():
+        return ("sched-energy, raised within a span" if m[4:] == "1" else
+                "sched-energy, raised at samples only")
     return MODE_TEXT.get(m, m)
 
 

@@ -18,6 +18,7 @@
  *    runnable task counts on its CPU what the decisions price it at;
  *  - an exec is priced as a new task, not at what the task ran before
  *    (debugfs exec_fresh, 1 at boot; 0 keeps the old demand);
+ *  - debugfs raise_history is 1 at boot and takes 0 and 1 only;
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
@@ -47,6 +48,7 @@
 #define GROWTH		"/sys/kernel/debug/sched_energy/growth_samples"
 #define FIT_SAMPLES	"/sys/kernel/debug/sched_energy/fit_samples"
 #define EXEC_FRESH	"/sys/kernel/debug/sched_energy/exec_fresh"
+#define RAISE_HISTORY	"/sys/kernel/debug/sched_energy/raise_history"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -58,7 +60,7 @@ static long sysctl_val(const char *path)
 }
 
 FIXTURE(policy) {
-	long sen, eas, headroom, growth, fit, exec;
+	long sen, eas, headroom, growth, fit, exec, raise;
 };
 
 FIXTURE_SETUP(policy)
@@ -76,6 +78,8 @@ FIXTURE_SETUP(policy)
 		self->fit = -1;
 	if (se_read_long(EXEC_FRESH, &self->exec))
 		self->exec = -1;
+	if (se_read_long(RAISE_HISTORY, &self->raise))
+		self->raise = -1;
 }
 
 FIXTURE_TEARDOWN(policy)
@@ -90,6 +94,8 @@ FIXTURE_TEARDOWN(policy)
 		se_write_long(FIT_SAMPLES, self->fit);
 	if (self->exec >= 0)
 		se_write_long(EXEC_FRESH, self->exec);
+	if (self->raise >= 0)
+		se_write_long(RAISE_HISTORY, self->raise);
 }
 
 TEST_F(policy, sysctl_reads_back)
@@ -177,6 +183,14 @@ TEST_F(policy, exec_fresh_checked)
 
 	/* An exec starts over at boot; 0 (keep) and 1 accepted. */
 	knob_checked(_metadata, EXEC_FRESH, 1, 0, 1, bad, ARRAY_SIZE(bad));
+}
+
+TEST_F(policy, raise_history_checked)
+{
+	static const char * const bad[] = { "2", "-1", "abc", "4294967296", "1x" };
+
+	/* Raised within a span at boot; 0 (at samples only) and 1 accepted. */
+	knob_checked(_metadata, RAISE_HISTORY, 1, 0, 1, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
