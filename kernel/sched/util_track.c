@@ -578,6 +578,19 @@ static void sen_util_trace_cpu(int cpu, u64 now)
 				   cpu_util_dl(rq), cpu_util_irq(rq));
 }
 
+/*
+ * A runnable task counted on @cpu counts @contrib there from now on, and
+ * its spread as it is now.
+ */
+static void sen_util_recount(int cpu, struct sen_task_util *u,
+			     unsigned int contrib, u64 now)
+{
+	sen_util_runnable_add(cpu, (long)contrib - u->contrib);
+	u->contrib = contrib;
+	sen_util_spread_set(cpu, u);
+	sen_util_trace_cpu(cpu, now);
+}
+
 /* Keep a sleeping task's contribution on its CPU for a while. */
 static void sen_util_hold(struct rq *rq, struct task_struct *p, u64 now)
 {
@@ -939,12 +952,8 @@ static void sen_util_restart(struct rq *rq, struct task_struct *p)
 	u->cycle_start = now;
 	u->run_start = now;
 	/* Current, so runnable: counted on this CPU, or not yet at all. */
-	if (u->contrib_cpu != cpu)
-		return;
-	sen_util_runnable_add(cpu, (long)sen_task_util(p) - u->contrib);
-	u->contrib = sen_task_util(p);
-	sen_util_spread_set(cpu, u);
-	sen_util_trace_cpu(cpu, now);
+	if (u->contrib_cpu == cpu)
+		sen_util_recount(cpu, u, sen_task_util(p), now);
 }
 
 /**
@@ -965,25 +974,21 @@ static void sen_util_restart(struct rq *rq, struct task_struct *p)
  * the new program as a new task.  Mainline's PELT keeps a task's signal
  * across an exec; its EAS does not place execs.
  *
- * Context: process context, @p is current, no locks held; takes its rq
- * lock.
+ * Context: process context, interrupts on, @p is current, no locks held;
+ * takes its rq lock.
  */
 void __sen_util_exec(struct task_struct *p)
 {
-	unsigned long flags;
 	struct rq_flags rf;
 	struct rq *rq;
 
 	if (!READ_ONCE(sen_exec_fresh))
 		return;
 	/* Interrupts off: current stays on this CPU. */
-	local_irq_save(flags);
-	rq = this_rq();
-	rq_lock(rq, &rf);
+	rq = this_rq_lock_irq(&rf);
 	if (sen_util_enter(&p->sen_util))
 		sen_util_restart(rq, p);
-	rq_unlock(rq, &rf);
-	local_irq_restore(flags);
+	rq_unlock_irq(rq, &rf);
 }
 
 /**
@@ -1111,10 +1116,7 @@ void __sen_util_tick(struct rq *rq, struct task_struct *curr)
 		return;
 	if (u->demand == u->contrib && u->spread == u->spread_contrib)
 		return;
-	sen_util_runnable_add(cpu, (long)u->demand - u->contrib);
-	u->contrib = u->demand;
-	sen_util_spread_set(cpu, u);
-	sen_util_trace_cpu(cpu, now);
+	sen_util_recount(cpu, u, u->demand, now);
 	/* The frequency follows now, not at the next PELT update. */
 	if (READ_ONCE(per_cpu(sen_util_drives_freq, cpu)))
 		cpufreq_update_util(rq, 0);
