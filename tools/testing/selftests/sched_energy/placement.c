@@ -62,24 +62,10 @@ struct run {
 	long little_freq, mid_freq, big_freq;	/* medians, kHz; mid -1: none */
 };
 
-/* The smallest CPU capacity of the board. */
-static long least_capacity(void)
-{
-	long c, least = -1;
-	int cpu;
-
-	for (cpu = 0; cpu < se_nr_cpus(); cpu++) {
-		c = se_cpu_capacity(cpu);
-		if (c > 0 && (least < 0 || c < least))
-			least = c;
-	}
-	return least;
-}
-
 /* The first CPU bigger than LITTLE and smaller than big, or -1. */
 static int first_mid_cpu(void)
 {
-	long least = least_capacity(), c;
+	long least = se_cpu_capacity(se_last_smallest_cpu()), c;
 	int cpu;
 
 	for (cpu = 0; cpu < se_nr_cpus(); cpu++) {
@@ -114,7 +100,7 @@ static int observe(unsigned int duty_pct, struct run *r)
 	int little = se_first_cpu(1), big = se_first_cpu(0), mid = first_mid_cpu();
 	struct se_where *w = se_where_map(), w0, w1;
 	struct se_tis l0, l1, m0, m1, b0, b1;
-	long least = least_capacity(), cap;
+	long least = se_cpu_capacity(se_last_smallest_cpu()), cap;
 	int cpu, ret = -1;
 	pid_t pid;
 

@@ -59,43 +59,39 @@ static long sysctl_val(const char *path)
 	return se_read_long(path, &v) ? -1 : v;
 }
 
+/* The policy's debugfs knobs: the fixture puts back what it found. */
+static const char * const knobs[] = {
+	HEADROOM, GROWTH, FIT_SAMPLES, EXEC_FRESH, RAISE_HISTORY,
+};
+
 FIXTURE(policy) {
-	long sen, eas, headroom, growth, fit, exec, raise;
+	long sen, eas;
+	long knob[ARRAY_SIZE(knobs)];	/* -1: the kernel lacks it */
 };
 
 FIXTURE_SETUP(policy)
 {
+	unsigned int i;
+
 	if (access(SEN_SYSCTL, F_OK))
 		SKIP(return, "no kernel.sched_energy (CONFIG_SCHED_ENERGY=n)");
 	ASSERT_EQ(0, se_read_long(SEN_SYSCTL, &self->sen));
 	ASSERT_EQ(0, se_read_long(EAS_SYSCTL, &self->eas));
 	ASSERT_EQ(0, access(POLICY, R_OK)) TH_LOG("no %s", POLICY);
-	if (se_read_long(HEADROOM, &self->headroom))
-		self->headroom = -1;
-	if (se_read_long(GROWTH, &self->growth))
-		self->growth = -1;
-	if (se_read_long(FIT_SAMPLES, &self->fit))
-		self->fit = -1;
-	if (se_read_long(EXEC_FRESH, &self->exec))
-		self->exec = -1;
-	if (se_read_long(RAISE_HISTORY, &self->raise))
-		self->raise = -1;
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		if (se_read_long(knobs[i], &self->knob[i]))
+			self->knob[i] = -1;
 }
 
 FIXTURE_TEARDOWN(policy)
 {
+	unsigned int i;
+
 	se_write(SEN_SYSCTL, self->sen ? "1" : "0");
 	se_write(EAS_SYSCTL, self->eas ? "1" : "0");
-	if (self->headroom > 0)
-		se_write_long(HEADROOM, self->headroom);
-	if (self->growth > 0)
-		se_write_long(GROWTH, self->growth);
-	if (self->fit >= 0)
-		se_write_long(FIT_SAMPLES, self->fit);
-	if (self->exec >= 0)
-		se_write_long(EXEC_FRESH, self->exec);
-	if (self->raise >= 0)
-		se_write_long(RAISE_HISTORY, self->raise);
+	for (i = 0; i < ARRAY_SIZE(knobs); i++)
+		if (self->knob[i] >= 0)
+			se_write_long(knobs[i], self->knob[i]);
 }
 
 TEST_F(policy, sysctl_reads_back)
