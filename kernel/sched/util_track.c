@@ -711,12 +711,30 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 }
 
 /*
- * debugfs raise_history: 0 raises only tasks with no complete sample yet
- * while their span is in progress; a task with a history is then believed
- * at its samples alone (a trial: the raise lifts the OPP during a long
- * activation, which costs energy where the activation had slack).
+ * debugfs raise_history, for a task with a history, in a span in progress
+ * (a task with no complete sample yet is always raised):
+ *  1: raised as soon as it has outgrown its demand;
+ *  0: never: believed at its samples alone;
+ *  2: raised only once the span has lasted 3/4 of its typical span: an
+ *     activation that ran a little long (a host stall, a preemption) ends
+ *     with slack left and a raise would only lift the OPP for nothing;
+ *     one that is about to overrun its period is the task growing.
+ * (A trial: the raise costs energy where the activation had slack.)
  */
 static unsigned int sen_raise_history __read_mostly = 1;
+
+/* May a task with a history be raised @elapsed into its span? */
+static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed)
+{
+	switch (READ_ONCE(sen_raise_history)) {
+	case 0:
+		return false;
+	case 2:
+		return 4 * elapsed >= 3 * u->last_cycle;
+	default:
+		return true;
+	}
+}
 
 /* Raise the demand of a task in its cycle if it has outgrown it. */
 static bool sen_util_raise(struct task_struct *p, u64 now)
@@ -728,7 +746,7 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 	/* From the first run in the span: a wait to run first is not idleness. */
 	if (!u->cycle_start || now <= start)
 		return false;
-	if (u->nr_hist && !READ_ONCE(sen_raise_history))
+	if (u->nr_hist && !sen_raise_due(u, now - start))
 		return false;
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
@@ -1319,7 +1337,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 1 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 2 };
 
 static int __init sen_util_debugfs_init(void)
 {
