@@ -718,17 +718,27 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
  *  2: raised only once the span has lasted 3/4 of its typical span: an
  *     activation that ran a little long (a host stall, a preemption) ends
  *     with slack left and a raise would only lift the OPP for nothing;
- *     one that is about to overrun its period is the task growing.
+ *     one that is about to overrun its period is the task growing;
+ *  3: as 2 at the tick, as 1 when it goes to sleep: the OPP is not lifted
+ *     for an activation with slack, but its end is believed.
  * (A trial: the raise costs energy where the activation had slack.)
  */
 static unsigned int sen_raise_history __read_mostly = 1;
 
-/* May a task with a history be raised @elapsed into its span? */
-static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed)
+/*
+ * May a task with a history be raised @elapsed into its span, at the tick
+ * (@tick) or as it goes to sleep?
+ */
+static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed,
+			  bool tick)
 {
 	switch (READ_ONCE(sen_raise_history)) {
 	case 0:
 		return false;
+	case 3:
+		if (!tick)
+			return true;
+		fallthrough;
 	case 2:
 		return 4 * elapsed >= 3 * u->last_cycle;
 	default:
@@ -736,8 +746,11 @@ static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed)
 	}
 }
 
-/* Raise the demand of a task in its cycle if it has outgrown it. */
-static bool sen_util_raise(struct task_struct *p, u64 now)
+/*
+ * Raise the demand of a task in its cycle if it has outgrown it, at the
+ * tick (@tick) or as it goes to sleep.
+ */
+static bool sen_util_raise(struct task_struct *p, u64 now, bool tick)
 {
 	struct sen_task_util *u = &p->sen_util;
 	u64 start = max(u->cycle_start, u->run_start);
@@ -746,7 +759,7 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 	/* From the first run in the span: a wait to run first is not idleness. */
 	if (!u->cycle_start || now <= start)
 		return false;
-	if (u->nr_hist && !sen_raise_due(u, now - start))
+	if (u->nr_hist && !sen_raise_due(u, now - start, tick))
 		return false;
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
@@ -1099,7 +1112,7 @@ void __sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	sen_util_runnable_add(cpu, -(long)u->contrib);
 	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
-		sen_util_raise(p, now);
+		sen_util_raise(p, now, false);
 		u->contrib = u->demand;
 		/* It may not have been counted yet (sen_util_adopt()). */
 		u->contrib_cpu = cpu;
@@ -1130,7 +1143,7 @@ void __sen_util_tick(struct rq *rq, struct task_struct *curr)
 		return;
 	if (sen_util_roll_due(now - u->cycle_start, u->last_cycle))
 		sen_util_roll(curr, cpu, now);
-	else if (!sen_util_raise(curr, now))
+	else if (!sen_util_raise(curr, now, true))
 		return;
 	if (u->demand == u->contrib && u->spread == u->spread_contrib)
 		return;
@@ -1337,7 +1350,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 2 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 3 };
 
 static int __init sen_util_debugfs_init(void)
 {
