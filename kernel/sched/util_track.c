@@ -720,7 +720,10 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
  *     with slack left and a raise would only lift the OPP for nothing;
  *     one that is about to overrun its period is the task growing;
  *  3: as 2 at the tick, as 1 when it goes to sleep: the OPP is not lifted
- *     for an activation with slack, but its end is believed.
+ *     for an activation with slack, but its end is believed;
+ *  4: as 1 at the tick, as 2 when it goes to sleep: a task that outgrows
+ *     its demand while it runs lifts the OPP, but an activation that ended
+ *     with slack does not make the next wakeup price it higher.
  * (A trial: the raise costs energy where the activation had slack.)
  */
 static unsigned int sen_raise_history __read_mostly = 1;
@@ -732,18 +735,13 @@ static unsigned int sen_raise_history __read_mostly = 1;
 static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed,
 			  bool tick)
 {
-	switch (READ_ONCE(sen_raise_history)) {
-	case 0:
+	unsigned int rule = READ_ONCE(sen_raise_history);
+
+	if (!rule)
 		return false;
-	case 3:
-		if (!tick)
-			return true;
-		fallthrough;
-	case 2:
-		return 4 * elapsed >= 3 * u->last_cycle;
-	default:
+	if (rule == 1 || (rule == 3 && !tick) || (rule == 4 && tick))
 		return true;
-	}
+	return 4 * elapsed >= 3 * u->last_cycle;
 }
 
 /*
@@ -1350,7 +1348,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 3 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 4 };
 
 static int __init sen_util_debugfs_init(void)
 {
