@@ -34,7 +34,9 @@
  * the span ends.  So a
  * task stepping from 10% to 70% of a 16 ms period is recognised when its
  * longer burst ends (11.2 ms), and a new task that never sleeps after one
- * window (8 ms).
+ * window (8 ms).  (debugfs raise_history 2, a trial, raises a task with a
+ * history only once its span nears the end of its period:
+ * sen_raise_due().)
  *
  * A task that does not sleep (a spinner, or one held back by CFS
  * bandwidth throttling, which keeps it queued) has no wakeup to end its
@@ -713,42 +715,34 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 /*
  * debugfs raise_history, for a task with a history, in a span in progress
  * (a task with no complete sample yet is always raised):
- *  1: raised as soon as it has outgrown its demand;
- *  0: never: believed at its samples alone;
- *  2: raised only once the span has lasted 3/4 of its typical span: an
+ *  1: raised as soon as it has outgrown its demand (the default);
+ *  2: raised only once the span has lasted 3/4 of its typical span.  An
  *     activation that ran a little long (a host stall, a preemption) ends
- *     with slack left and a raise would only lift the OPP for nothing;
- *     one that is about to overrun its period is the task growing;
- *  3: as 2 at the tick, as 1 when it goes to sleep: the OPP is not lifted
- *     for an activation with slack, but its end is believed;
- *  4: as 1 at the tick, as 2 when it goes to sleep: a task that outgrows
- *     its demand while it runs lifts the OPP, but an activation that ended
- *     with slack does not make the next wakeup price it higher.
- * (A trial: the raise costs energy where the activation had slack.)
+ *     with slack left, and a raise would only lift the OPP and price the
+ *     next wakeup higher for nothing; one about to overrun its period is
+ *     the task growing;
+ *  0: never: believed at its samples alone.
+ * (A trial, docs/evaluation.md: on mp3, 2 spent 0.97 of 1's energy and
+ * migrated 40 times a run less; a step that the CPU has the slack for is
+ * then believed two periods later, not at the end of its first burst.)
  */
 static unsigned int sen_raise_history __read_mostly = 1;
 
-/*
- * May a task with a history be raised @elapsed into its span, at the tick
- * (@tick) or as it goes to sleep?
- */
-static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed,
-			  bool tick)
+/* May a task with a history be raised @elapsed into its span? */
+static bool sen_raise_due(const struct sen_task_util *u, u64 elapsed)
 {
-	unsigned int rule = READ_ONCE(sen_raise_history);
-
-	if (!rule)
+	switch (READ_ONCE(sen_raise_history)) {
+	case 0:
 		return false;
-	if (rule == 1 || (rule == 3 && !tick) || (rule == 4 && tick))
+	case 2:
+		return 4 * elapsed >= 3 * u->last_cycle;
+	default:
 		return true;
-	return 4 * elapsed >= 3 * u->last_cycle;
+	}
 }
 
-/*
- * Raise the demand of a task in its cycle if it has outgrown it, at the
- * tick (@tick) or as it goes to sleep.
- */
-static bool sen_util_raise(struct task_struct *p, u64 now, bool tick)
+/* Raise the demand of a task in its cycle if it has outgrown it. */
+static bool sen_util_raise(struct task_struct *p, u64 now)
 {
 	struct sen_task_util *u = &p->sen_util;
 	u64 start = max(u->cycle_start, u->run_start);
@@ -757,7 +751,7 @@ static bool sen_util_raise(struct task_struct *p, u64 now, bool tick)
 	/* From the first run in the span: a wait to run first is not idleness. */
 	if (!u->cycle_start || now <= start)
 		return false;
-	if (u->nr_hist && !sen_raise_due(u, now - start, tick))
+	if (u->nr_hist && !sen_raise_due(u, now - start))
 		return false;
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
@@ -1110,7 +1104,7 @@ void __sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	sen_util_runnable_add(cpu, -(long)u->contrib);
 	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
-		sen_util_raise(p, now, false);
+		sen_util_raise(p, now);
 		u->contrib = u->demand;
 		/* It may not have been counted yet (sen_util_adopt()). */
 		u->contrib_cpu = cpu;
@@ -1141,7 +1135,7 @@ void __sen_util_tick(struct rq *rq, struct task_struct *curr)
 		return;
 	if (sen_util_roll_due(now - u->cycle_start, u->last_cycle))
 		sen_util_roll(curr, cpu, now);
-	else if (!sen_util_raise(curr, now, true))
+	else if (!sen_util_raise(curr, now))
 		return;
 	if (u->demand == u->contrib && u->spread == u->spread_contrib)
 		return;
@@ -1348,7 +1342,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 4 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 2 };
 
 static int __init sen_util_debugfs_init(void)
 {
