@@ -514,6 +514,7 @@ TEST_F(bal, fresh_task_not_pushed_for_room)
 			continue;
 		p = strstr(body, " pid=");
 		v = p ? atol(p + 5) : -1;
+		/* se_trace_event() cut @line to its header: "comm-pid [cpu] ..." */
 		stopper = !strncmp(line + strspn(line, " "), "migration/", 10);
 		for (i = 0; i < 5; i++) {
 			if (v != pid[i])
