@@ -470,6 +470,12 @@ static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 	u->ran = 0;
 }
 
+/* Where a span is measured from: its first run (waiting to run is not idleness). */
+static u64 sen_util_span_start(const struct sen_task_util *u)
+{
+	return max(u->cycle_start, u->run_start);
+}
+
 /*
  * Close the span of a task that has run through it without sleeping
  * (sen_util_roll_due()).  The typical cycle is left alone: it is the
@@ -478,7 +484,7 @@ static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 static void sen_util_roll(struct task_struct *p, int cpu, u64 now)
 {
 	struct sen_task_util *u = &p->sen_util;
-	u64 start = max(u->cycle_start, u->run_start);
+	u64 start = sen_util_span_start(u);
 
 	sen_util_close(p, cpu, now, sen_util_ratio(u->busy, now - start),
 		       SEN_UTIL_EV_ROLL);
@@ -788,10 +794,9 @@ static bool sen_raise_due(const struct sen_task_util *u, int cpu, u64 elapsed)
 static bool sen_util_raise(struct task_struct *p, u64 now)
 {
 	struct sen_task_util *u = &p->sen_util;
-	u64 start = max(u->cycle_start, u->run_start);
+	u64 start = sen_util_span_start(u);
 	unsigned int est;
 
-	/* From the first run in the span: a wait to run first is not idleness. */
 	if (!u->cycle_start || now <= start)
 		return false;
 	if (u->nr_hist && !sen_raise_due(u, task_cpu(p), now - start))
