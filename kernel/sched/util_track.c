@@ -768,6 +768,8 @@ static unsigned long sen_util_opp_cap(int cpu)
  *     OPP and price the next wakeup higher for nothing; one about to
  *     overrun its period is the task growing.  Without the sched_energy
  *     governor the OPP is not known and the span is its wall time;
+ *  3: as 2, once the span at the OPP has lasted its whole typical span:
+ *     the activation is late at the OPP it runs;
  *  0: never: believed at its samples alone.
  * (A trial, docs/evaluation.md.)
  */
@@ -785,6 +787,9 @@ static bool sen_raise_due(const struct sen_task_util *u, int cpu, u64 elapsed)
 		span = sen_util_opp_span(elapsed, u->ran, u->busy,
 					 sen_util_opp_cap(cpu));
 		return 4 * span >= 3 * u->last_cycle;
+	case 3:
+		return sen_util_opp_span(elapsed, u->ran, u->busy,
+					 sen_util_opp_cap(cpu)) >= u->last_cycle;
 	default:
 		return true;
 	}
@@ -1393,7 +1398,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 2 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 3 };
 
 static int __init sen_util_debugfs_init(void)
 {
