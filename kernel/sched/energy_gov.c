@@ -136,30 +136,6 @@ static unsigned int sen_gov_pick(struct sen_gov_policy *gp, unsigned long *need,
 	return cpufreq_driver_resolve_freq(policy, freq);
 }
 
-/**
- * sen_gov_opp_cap() - the capacity a CPU has at its policy's frequency now
- * @cpu:	a CPU whose policy runs this governor
- *
- * For the tracker (sen_util_opp_cap()), which calls it only while
- * sen_util_drive_freq() says the governor drives @cpu, with interrupts
- * off: the governor's stop waits for it (synchronize_rcu()) before its
- * exit frees the state read here.
- *
- * Return: arch_scale_cpu_capacity() scaled by the policy's current over
- * its maximum frequency, at least 1.
- */
-unsigned long sen_gov_opp_cap(int cpu)
-{
-	struct cpufreq_policy *policy = per_cpu(sen_gov_cpu, cpu).gp->policy;
-	unsigned long cap = arch_scale_cpu_capacity(cpu);
-	unsigned int cur = READ_ONCE(policy->cur);
-	unsigned int max = policy->cpuinfo.max_freq;
-
-	if (!cur || cur >= max)
-		return cap;
-	return max_t(unsigned long, div_u64((u64)cap * cur, max), 1);
-}
-
 static void sen_gov_request(struct sen_gov_policy *gp, u64 time,
 			    unsigned int freq)
 {

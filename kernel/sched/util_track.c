@@ -34,9 +34,7 @@
  * the span ends.  So a
  * task stepping from 10% to 70% of a 16 ms period is recognised when its
  * longer burst ends (11.2 ms), and a new task that never sleeps after one
- * window (8 ms).  (debugfs raise_history 2, a trial, raises a task with a
- * history only once its span, at the OPP its CPU runs, nears the end of
- * its period: sen_raise_due().)
+ * window (8 ms).
  *
  * A task that does not sleep (a spinner, or one held back by CFS
  * bandwidth throttling, which keeps it queued) has no wakeup to end its
@@ -152,8 +150,7 @@ static DEFINE_PER_CPU(bool, sen_util_drives_freq);
  */
 void sen_util_drive_freq(int cpu, bool on)
 {
-	/* Set after the governor's per-CPU state: sen_util_opp_cap(). */
-	smp_store_release(&per_cpu(sen_util_drives_freq, cpu), on);
+	WRITE_ONCE(per_cpu(sen_util_drives_freq, cpu), on);
 }
 
 /**
@@ -467,7 +464,6 @@ static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 	u->cycle_start = now;
 	u->run_start = 0;
 	u->busy = 0;
-	u->ran = 0;
 }
 
 /* Where a span is measured from: its first run (waiting to run is not idleness). */
@@ -720,80 +716,15 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 	return est > demand ? est : 0;
 }
 
-/**
- * sen_util_opp_span() - how long a span in progress would have lasted at the OPP
- * @elapsed:	wall time since the span's first run
- * @ran:	wall time the task ran in it
- * @busy:	invariant running time in it
- * @opp_cap:	capacity of the OPP its CPU runs at now, 0 if not known
- *
- * On hardware, running time at an OPP is its invariant work over the
- * OPP's capacity, so this is @elapsed again (exactly while the OPP stays).
- * Under speed-equalised emulation (drivers/cpufreq/emu-cpufreq.c) every
- * vCPU runs at full speed whatever its OPP, @ran equals @busy, and a burst
- * at a low OPP does not stretch in wall time: here it does, as the energy
- * model (and the evaluation's modelled lateness) has it.
- *
- * Return: @elapsed with the task's running time taken at @opp_cap; @elapsed
- * when @opp_cap is 0.
- */
-u64 sen_util_opp_span(u64 elapsed, u64 ran, u64 busy, unsigned long opp_cap)
-{
-	if (!opp_cap)
-		return elapsed;
-	return elapsed - min(ran, elapsed) +
-	       div64_u64(busy << SCHED_CAPACITY_SHIFT, opp_cap);
-}
-
-/* The capacity of @cpu's OPP if the sched_energy governor sets it, else 0. */
-static unsigned long sen_util_opp_cap(int cpu)
-{
-	/*
-	 * Pairs with the release in sen_util_drive_freq().  The caller has
-	 * interrupts off: a governor stop (synchronize_rcu()) waits for it.
-	 */
-	if (!smp_load_acquire(&per_cpu(sen_util_drives_freq, cpu)))
-		return 0;
-	return sen_gov_opp_cap(cpu);
-}
-
 /*
- * debugfs raise_history, for a task with a history, in a span in progress
- * (a task with no complete sample yet is always raised):
- *  1: raised as soon as it has outgrown its demand (the default);
- *  2: raised only once the span, its running taken at the OPP the CPU
- *     runs now (sen_util_opp_span()), has lasted 3/4 of its typical span.
- *     An activation that ran a little long (a host stall, a preemption)
- *     and still ends with slack is left alone: a raise would only lift the
- *     OPP and price the next wakeup higher for nothing; one about to
- *     overrun its period is the task growing.  Without the sched_energy
- *     governor the OPP is not known and the span is its wall time;
- *  3: as 2, once the span at the OPP has lasted its whole typical span:
- *     the activation is late at the OPP it runs;
- *  0: never: believed at its samples alone.
- * (A trial, docs/evaluation.md.)
+ * debugfs raise_history, a trial: 1 (the default) raises a task with a
+ * history in a span in progress as soon as it has outgrown its demand, 0
+ * believes it at its samples alone (a task with no complete sample yet is
+ * always raised).  Raising only near or past the end of the task's period,
+ * at the OPP its CPU runs, was tried and made no measured difference
+ * (docs/evaluation.md).
  */
 static unsigned int sen_raise_history __read_mostly = 1;
-
-/* May a task with a history be raised @elapsed into its span on @cpu? */
-static bool sen_raise_due(const struct sen_task_util *u, int cpu, u64 elapsed)
-{
-	u64 span;
-
-	switch (READ_ONCE(sen_raise_history)) {
-	case 0:
-		return false;
-	case 2:
-		span = sen_util_opp_span(elapsed, u->ran, u->busy,
-					 sen_util_opp_cap(cpu));
-		return 4 * span >= 3 * u->last_cycle;
-	case 3:
-		return sen_util_opp_span(elapsed, u->ran, u->busy,
-					 sen_util_opp_cap(cpu)) >= u->last_cycle;
-	default:
-		return true;
-	}
-}
 
 /* Raise the demand of a task in its cycle if it has outgrown it. */
 static bool sen_util_raise(struct task_struct *p, u64 now)
@@ -804,7 +735,7 @@ static bool sen_util_raise(struct task_struct *p, u64 now)
 
 	if (!u->cycle_start || now <= start)
 		return false;
-	if (u->nr_hist && !sen_raise_due(u, task_cpu(p), now - start))
+	if (u->nr_hist && !READ_ONCE(sen_raise_history))
 		return false;
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
@@ -850,7 +781,6 @@ static void sen_util_renew(struct sen_task_util *u)
 	u->cycle_start = 0;
 	u->run_start = 0;
 	u->busy = 0;
-	u->ran = 0;
 }
 
 /*
@@ -1026,7 +956,6 @@ static void sen_util_restart(struct rq *rq, struct task_struct *p)
 	WRITE_ONCE(u->spread, 0);
 	WRITE_ONCE(u->last_cycle, 0);
 	u->busy = 0;
-	u->ran = 0;
 	u->cycle_start = now;
 	u->run_start = now;
 	/* Current, so runnable: counted on this CPU, or not yet at all. */
@@ -1088,7 +1017,6 @@ void __sen_util_account(struct rq *rq, struct task_struct *p, u64 delta_exec)
 		u->run_start = rq_clock(rq) - delta_exec;
 	u->busy += sen_util_scale(delta_exec, arch_scale_cpu_capacity(cpu),
 				  arch_scale_freq_capacity(cpu));
-	u->ran = min_t(u64, (u64)u->ran + delta_exec, U32_MAX);
 }
 
 /**
@@ -1398,7 +1326,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 3 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 1 };
 
 static int __init sen_util_debugfs_init(void)
 {

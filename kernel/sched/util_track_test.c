@@ -380,29 +380,6 @@ static void sen_util_growth(struct kunit *test)
 }
 
 /*
- * A span's length with its running taken at the OPP (raise_history 2).  A
- * task that ran 4 ms of a 6 ms span: on hardware at an OPP of capacity
- * 512 it did 2 ms of full-capacity work, and the span is 6 ms again.
- * Emulated at full speed (ran = busy), the same 4 ms of work at 512 takes
- * 8 ms: the span is 10 ms.  An unknown OPP (0) leaves the wall time, and
- * running time read past the span (clocks of two CPUs) cannot shorten it
- * below the work's own time.
- */
-static void sen_util_opp_span_stretch(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, sen_util_opp_span(6 * MS, 4 * MS, 2 * MS, 512),
-			6 * MS);
-	KUNIT_EXPECT_EQ(test, sen_util_opp_span(6 * MS, 4 * MS, 4 * MS, 512),
-			10 * MS);
-	KUNIT_EXPECT_EQ(test, sen_util_opp_span(6 * MS, 4 * MS, 4 * MS, 0),
-			6 * MS);
-	KUNIT_EXPECT_EQ(test, sen_util_opp_span(6 * MS, 4 * MS, 4 * MS, 1024),
-			6 * MS);
-	KUNIT_EXPECT_EQ(test, sen_util_opp_span(3 * MS, 4 * MS, 3 * MS, 1024),
-			3 * MS);
-}
-
-/*
  * A periodic task replayed cycle by cycle, as the hooks see it: the demand
  * of a 20% task at a 16 ms period is its duty cycle from the first
  * complete cycle on, whatever the sample count, and stays there.
@@ -522,7 +499,6 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_roll_when_due),
 	KUNIT_CASE(sen_util_roll_replay),
 	KUNIT_CASE(sen_util_growth),
-	KUNIT_CASE(sen_util_opp_span_stretch),
 	KUNIT_CASE(sen_util_periodic_replay),
 	KUNIT_CASE(sen_util_typical_span_replay),
 	KUNIT_CASE(sen_util_span_floor_follows),

@@ -317,10 +317,8 @@ u64 sen_util_hold_ns(u64 last_cycle);
 u64 sen_util_typical_span(u32 *spans, u64 span);
 u64 sen_util_span_floor(const u32 *spans, u64 typical, u64 span);
 bool sen_util_roll_due(u64 span, u64 last_cycle);
-u64 sen_util_opp_span(u64 elapsed, u64 ran, u64 busy, unsigned long opp_cap);
 
 void sen_util_drive_freq(int cpu, bool on);
-unsigned long sen_gov_opp_cap(int cpu);
 void sen_util_track_policy(bool on);
 void sen_util_track_governor(bool on);
 

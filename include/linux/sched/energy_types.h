@@ -54,8 +54,6 @@
  *			the hold is doubled that often (sen_room_next_shift())
  * @gen:		the tracker's generation (its stops) the span and
  *			contribution fields belong to; older ones are void
- * @ran:		running time since @cycle_start, in ns of wall time,
- *			saturating (sen_util_opp_span())
  */
 struct sen_task_util {
 	u64	cycle_start;
@@ -80,7 +78,6 @@ struct sen_task_util {
 	u16	room_cap;
 	u8	room_shift;
 	u32	gen;
-	u32	ran;
 };
 
 #endif /* CONFIG_SCHED_ENERGY */

@@ -60,11 +60,8 @@ def mode_text(m):
         return ("sched-energy, exec starts over" if m[4:] == "1" else
                 "sched-energy, exec keeps its history")
     if m.startswith("senr") and m[4:].isdigit():
-        return {"0": "sched-energy, raised at samples only",
-                "1": "sched-energy, raised within a span",
-                "2": "sched-energy, raised at 3/4 of a span at its OPP",
-                "3": "sched-energy, raised past a span at its OPP"}.get(
-                    m[4:], m)
+        return ("sched-energy, raised within a span" if m[4:] == "1" else
+                "sched-energy, raised at samples only")
     return MODE_TEXT.get(m, m)
 
 

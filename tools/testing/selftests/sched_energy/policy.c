@@ -18,7 +18,7 @@
  *    runnable task counts on its CPU what the decisions price it at;
  *  - an exec is priced as a new task, not at what the task ran before
  *    (debugfs exec_fresh, 1 at boot; 0 keeps the old demand);
- *  - debugfs raise_history is 1 at boot and takes 0 to 3 only;
+ *  - debugfs raise_history is 1 at boot and takes 0 or 1 only;
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
@@ -183,10 +183,10 @@ TEST_F(policy, exec_fresh_checked)
 
 TEST_F(policy, raise_history_checked)
 {
-	static const char * const bad[] = { "4", "-1", "abc", "4294967296", "1x" };
+	static const char * const bad[] = { "2", "-1", "abc", "4294967296", "1x" };
 
-	/* At once at boot; 0 (at samples only) to 3 (past a span, at its OPP). */
-	knob_checked(_metadata, RAISE_HISTORY, 1, 0, 3, bad, ARRAY_SIZE(bad));
+	/* At once at boot; 0 (at samples only) and 1 accepted. */
+	knob_checked(_metadata, RAISE_HISTORY, 1, 0, 1, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
