@@ -19,6 +19,7 @@
  *  - an exec is priced as a new task, not at what the task ran before
  *    (debugfs exec_fresh, 1 at boot; 0 keeps the old demand);
  *  - debugfs raise_history is 1 at boot and takes 0 or 1 only;
+ *  - debugfs wake_peak is 0 at boot and takes 0 or 1 only;
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
@@ -49,6 +50,7 @@
 #define FIT_SAMPLES	"/sys/kernel/debug/sched_energy/fit_samples"
 #define EXEC_FRESH	"/sys/kernel/debug/sched_energy/exec_fresh"
 #define RAISE_HISTORY	"/sys/kernel/debug/sched_energy/raise_history"
+#define WAKE_PEAK	"/sys/kernel/debug/sched_energy/wake_peak"
 #define PERIOD_US	16000
 #define SAMPLES		200
 
@@ -61,7 +63,7 @@ static long sysctl_val(const char *path)
 
 /* The policy's debugfs knobs: the fixture puts back what it found. */
 static const char * const knobs[] = {
-	HEADROOM, GROWTH, FIT_SAMPLES, EXEC_FRESH, RAISE_HISTORY,
+	HEADROOM, GROWTH, FIT_SAMPLES, EXEC_FRESH, RAISE_HISTORY, WAKE_PEAK,
 };
 
 FIXTURE(policy) {
@@ -187,6 +189,14 @@ TEST_F(policy, raise_history_checked)
 
 	/* At once at boot; 0 (at samples only) and 1 accepted. */
 	knob_checked(_metadata, RAISE_HISTORY, 1, 0, 1, bad, ARRAY_SIZE(bad));
+}
+
+TEST_F(policy, wake_peak_checked)
+{
+	static const char * const bad[] = { "2", "-1", "abc", "4294967297", "0x" };
+
+	/* 0 (priced at its demand everywhere) at boot; 0 and 1 accepted. */
+	knob_checked(_metadata, WAKE_PEAK, 0, 0, 1, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
