@@ -119,6 +119,15 @@ unsigned int sen_headroom_shift __read_mostly = SEN_HEADROOM_SHIFT;
  * ones: a hysteresis as wide as the task's own uncertainty.
  */
 static unsigned int sen_wake_peak __read_mostly;
+
+/*
+ * debugfs wake_local_shift, a trial: the share of prev_cpu's cost a
+ * wakeup move within prev_cpu's domain must save is 1/2^this
+ * (SEN_WAKE_LOCAL_MARGIN_SHIFT, 1/4, by default; 0, all of it, leaves
+ * only moves to a CPU where the task would cost less than nothing).
+ */
+static unsigned int sen_wake_local_shift __read_mostly =
+	SEN_WAKE_LOCAL_MARGIN_SHIFT;
 /* Serialises the sysctl: start, stop, scratch allocation. */
 static DEFINE_MUTEX(sen_policy_mutex);
 
@@ -941,6 +950,7 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 	if (why != SEN_WHY_ENERGY || pk.prev_delta == S64_MAX)
 		goto out;
 	mv->dst = pk.best_cpu;
+	mv->local = pk.best_cpu != pk.far_cpu;
 	mv->cost = pk.prev_delta;
 	mv->saving = pk.prev_delta - pk.best_delta;
 	ok = true;
@@ -1040,7 +1050,8 @@ static int sen_wake_target(const struct sen_pick *pk, int kind)
 {
 	s64 room = abs(pk->prev_delta);
 	unsigned int local = kind == SEN_KIND_WAKEUP ?
-			     SEN_WAKE_LOCAL_MARGIN_SHIFT : SEN_WAKE_MARGIN_SHIFT;
+			     READ_ONCE(sen_wake_local_shift) :
+			     SEN_WAKE_MARGIN_SHIFT;
 
 	if (pk->prev_delta == S64_MAX)
 		return pk->best_cpu;
@@ -1277,6 +1288,9 @@ static struct sen_knob sen_headroom_knob = {
 };
 
 static struct sen_knob sen_wake_peak_knob = { &sen_wake_peak, 0, 1 };
+static struct sen_knob sen_wake_local_knob = {
+	&sen_wake_local_shift, 0, SEN_WAKE_MARGIN_SHIFT
+};
 #endif
 
 static int __init sen_policy_init(void)
@@ -1291,6 +1305,7 @@ static int __init sen_policy_init(void)
 			    &sen_policy_fops);
 	sen_debugfs_knob("headroom_shift", &sen_headroom_knob);
 	sen_debugfs_knob("wake_peak", &sen_wake_peak_knob);
+	sen_debugfs_knob("wake_local_shift", &sen_wake_local_knob);
 #endif
 	return 0;
 }

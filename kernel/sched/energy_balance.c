@@ -121,6 +121,13 @@ static bool sen_settling(struct task_struct *p, u64 now)
 				SEN_BALANCE_STAY_NS >> 20);
 }
 
+/*
+ * debugfs balance_local_shift, a trial: an energy move within the task's
+ * own domain must save more than 1/2^this of its cost (3, 1/8, as any
+ * other move, by default).
+ */
+static unsigned int sen_balance_local_shift __read_mostly = 3;
+
 /* Complete samples a task needs before a move for room (debugfs). */
 static unsigned int sen_fit_samples __read_mostly = 1;
 
@@ -139,7 +146,9 @@ static bool sen_worth(const struct sen_move *mv, struct task_struct *p,
 	if (mv->fit)
 		return !task_on_cpu(task_rq(p), p) ||
 		       READ_ONCE(p->sen_util.nr_hist) >= READ_ONCE(sen_fit_samples);
-	return mv->saving > 0 && mv->saving > (abs(mv->cost) >> 3) &&
+	return mv->saving > 0 &&
+	       mv->saving > (abs(mv->cost) >>
+			     (mv->local ? READ_ONCE(sen_balance_local_shift) : 3)) &&
 	       !sen_settling(p, now);
 }
 
@@ -382,12 +391,16 @@ static int sen_balance_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(sen_balance);
 
 static struct sen_knob sen_fit_knob = { &sen_fit_samples, 0, 1 };
+static struct sen_knob sen_balance_local_knob = {
+	&sen_balance_local_shift, 1, 3
+};
 
 static int __init sen_balance_debugfs_init(void)
 {
 	debugfs_create_file("balance", 0444, sen_debugfs_dir(), NULL,
 			    &sen_balance_fops);
 	sen_debugfs_knob("fit_samples", &sen_fit_knob);
+	sen_debugfs_knob("balance_local_shift", &sen_balance_local_knob);
 	return 0;
 }
 late_initcall(sen_balance_debugfs_init);

@@ -484,6 +484,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 struct sen_move {
 	int dst;
 	bool fit;
+	bool local;	/* @dst is in the task's own CPU's domain */
 	s64 saving;
 	s64 cost;
 	char cand[SEN_CAND_LEN];
