@@ -110,24 +110,6 @@ DEFINE_STATIC_KEY_FALSE(sen_policy_key);
 static unsigned int sysctl_sched_energy;
 /* sen_util_headroom()'s least headroom; debugfs headroom_shift changes it. */
 unsigned int sen_headroom_shift __read_mostly = SEN_HEADROOM_SHIFT;
-
-/*
- * debugfs wake_peak, a trial: 1 prices a waking task on every CPU but
- * prev_cpu at its peak (demand plus the spread of its recent samples), 0
- * (the default) at its demand everywhere.  A move then has to save energy
- * even if the task's next activations run as long as its recent long
- * ones: a hysteresis as wide as the task's own uncertainty.
- */
-static unsigned int sen_wake_peak __read_mostly;
-
-/*
- * debugfs wake_local_shift, a trial: the share of prev_cpu's cost a
- * wakeup move within prev_cpu's domain must save is 1/2^this
- * (SEN_WAKE_LOCAL_MARGIN_SHIFT, 1/4, by default; 0, all of it, leaves
- * only moves to a CPU where the task would cost less than nothing).
- */
-static unsigned int sen_wake_local_shift __read_mostly =
-	SEN_WAKE_LOCAL_MARGIN_SHIFT;
 /* Serialises the sysctl: start, stop, scratch allocation. */
 static DEFINE_MUTEX(sen_policy_mutex);
 
@@ -461,7 +443,6 @@ struct sen_pick {
 	const struct cpumask *span;	/* the root domain's CPUs */
 	unsigned long util;		/* the task's demand */
 	unsigned long peak;		/* demand + spread: to fit a smaller CPU */
-	unsigned long move_util;	/* demand to price a move away at */
 	unsigned long prev_cap;		/* top capacity of prev_cpu's domain */
 	unsigned long settled;		/* demand to stay on prev_cpu */
 	unsigned long held;		/* its contribution on @held_cpu */
@@ -807,9 +788,7 @@ static bool sen_weigh_domain(struct sen_pick *pk, const struct sen_domain *d,
 			sen_domain_base(d, sc->util, nr, pk->period_us, &base);
 			priced = true;
 		}
-		delta = sen_domain_energy_with(d, sc->util, nr, c,
-					       sc->cpu[c] == pk->prev_cpu ?
-					       pk->util : pk->move_util,
+		delta = sen_domain_energy_with(d, sc->util, nr, c, pk->util,
 					       pk->period_us, &base) - base.energy;
 		sen_trace_cand(pk, sc->cpu[c], delta);
 		if (sc->cpu[c] == pk->prev_cpu) {
@@ -842,7 +821,6 @@ static void sen_pick_task(struct sen_pick *pk, struct task_struct *p, u64 now)
 	pk->prev_cap = SCHED_CAPACITY_SCALE;
 	pk->util = sen_task_util(p);	/* SEN_UTIL_NEW for a new task */
 	pk->peak = pk->util + READ_ONCE(p->sen_util.spread);
-	pk->move_util = pk->util;
 	pk->settled = sen_task_settled(p, pk->util);
 	pk->room_cap = sen_room_holds(READ_ONCE(p->sen_util.roomed),
 				      READ_ONCE(p->sen_util.room_shift),
@@ -1050,8 +1028,7 @@ static int sen_wake_target(const struct sen_pick *pk, int kind)
 {
 	s64 room = abs(pk->prev_delta);
 	unsigned int local = kind == SEN_KIND_WAKEUP ?
-			     READ_ONCE(sen_wake_local_shift) :
-			     SEN_WAKE_MARGIN_SHIFT;
+			     SEN_WAKE_LOCAL_MARGIN_SHIFT : SEN_WAKE_MARGIN_SHIFT;
 
 	if (pk->prev_delta == S64_MAX)
 		return pk->best_cpu;
@@ -1097,8 +1074,6 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	int kind = sen_kind(wake_flags), why, cpu = -1;
 
 	sen_pick_task(&pk, p, local_clock());
-	if (kind == SEN_KIND_WAKEUP && READ_ONCE(sen_wake_peak))
-		pk.move_util = pk.peak;
 	if (trace_sen_decision_enabled()) {
 		trace[0] = '\0';
 		pk.trace = trace;
@@ -1286,11 +1261,6 @@ DEFINE_SHOW_ATTRIBUTE(sen_policy);
 static struct sen_knob sen_headroom_knob = {
 	&sen_headroom_shift, SEN_HEADROOM_SHIFT_MIN, SEN_HEADROOM_SHIFT_MAX
 };
-
-static struct sen_knob sen_wake_peak_knob = { &sen_wake_peak, 0, 1 };
-static struct sen_knob sen_wake_local_knob = {
-	&sen_wake_local_shift, 0, SEN_WAKE_MARGIN_SHIFT
-};
 #endif
 
 static int __init sen_policy_init(void)
@@ -1304,8 +1274,6 @@ static int __init sen_policy_init(void)
 	debugfs_create_file("policy", 0444, sen_debugfs_dir(), NULL,
 			    &sen_policy_fops);
 	sen_debugfs_knob("headroom_shift", &sen_headroom_knob);
-	sen_debugfs_knob("wake_peak", &sen_wake_peak_knob);
-	sen_debugfs_knob("wake_local_shift", &sen_wake_local_knob);
 #endif
 	return 0;
 }

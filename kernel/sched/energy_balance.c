@@ -30,11 +30,17 @@
  *    sched domains that span a tipped performance domain.
  *
  * A move is made when it saves more than 1/8 of what the task costs where
- * it is: twice the wakeup margin (energy.c), because a balance move
- * costs more than a wakeup's choice (a stopper preempts the running task,
- * whose cache is warm) and is judged on signals of a task in the middle
- * of its span; and since a move must save that much either way, two
- * estimates closer than that do not bounce a task between two CPUs.  A
+ * it is, 1/2 within the task's own domain: twice the wakeup margins
+ * (energy.c), because a balance move costs more than a wakeup's choice (a
+ * stopper preempts the running task, whose cache is warm) and is judged
+ * on signals of a task in the middle of its span; and since a move must
+ * save that much either way, two estimates closer than that do not bounce
+ * a task between two CPUs.  Within a domain, at 1/8 as elsewhere, tasks
+ * of juno-r0's mp3 were pushed between the LITTLE CPUs six times a run,
+ * mostly while one ran a long activation that lifted its demand, and
+ * each push made the task it landed on move away at its next wakeup: at
+ * 1/2, 16 paired rounds migrated 15.5 times a run less [6, 25] for no
+ * difference in energy (docs/evaluation.md).  A
  * task the balancer moved is not moved again for energy for
  * SEN_BALANCE_STAY_NS (for capacity it may be); moves down to a smaller
  * CPU must fit its peak in 80% of its capacity, moves up only its demand,
@@ -122,11 +128,12 @@ static bool sen_settling(struct task_struct *p, u64 now)
 }
 
 /*
- * debugfs balance_local_shift, a trial: an energy move within the task's
- * own domain must save more than 1/2^this of its cost (3, 1/8, as any
- * other move, by default).
+ * Share of the task's cost an energy move must save: 1/2^this within its
+ * own domain (debugfs balance_local_shift: 1, twice the wakeup's local
+ * margin; 3 is the old 1/8), 1/2^SEN_BALANCE_MARGIN_SHIFT elsewhere.
  */
-static unsigned int sen_balance_local_shift __read_mostly = 3;
+#define SEN_BALANCE_MARGIN_SHIFT	3
+static unsigned int sen_balance_local_shift __read_mostly = 1;
 
 /* Complete samples a task needs before a move for room (debugfs). */
 static unsigned int sen_fit_samples __read_mostly = 1;
@@ -135,20 +142,21 @@ static unsigned int sen_fit_samples __read_mostly = 1;
  * Worth moving: the task no longer fits where it is, has more room there
  * and, if it is running (not waiting for its CPU), a complete sample; or,
  * if it is not settling in after a move, the move saves more than 1/8 of
- * the size of the task's cost (see above; a cost can be negative, and its
- * share must not be).
+ * the size of the task's cost, 1/2 within its domain (see above; a cost
+ * can be negative, and its share must not be).
  */
 static bool sen_worth(const struct sen_move *mv, struct task_struct *p,
 		      int cpu, u64 now)
 {
+	unsigned int shift = mv->local ? READ_ONCE(sen_balance_local_shift) :
+					 SEN_BALANCE_MARGIN_SHIFT;
+
 	if (mv->dst == cpu)
 		return false;
 	if (mv->fit)
 		return !task_on_cpu(task_rq(p), p) ||
 		       READ_ONCE(p->sen_util.nr_hist) >= READ_ONCE(sen_fit_samples);
-	return mv->saving > 0 &&
-	       mv->saving > (abs(mv->cost) >>
-			     (mv->local ? READ_ONCE(sen_balance_local_shift) : 3)) &&
+	return mv->saving > 0 && mv->saving > (abs(mv->cost) >> shift) &&
 	       !sen_settling(p, now);
 }
 
@@ -325,7 +333,7 @@ void sen_balance_tick(struct rq *rq)
  * classic balancer (which then moves misfit tasks, and other tasks in
  * tipped domains).  Looks at the other CPUs of the root domain that have
  * two or more runnable fair tasks, and takes the first waiting task whose
- * move here saves more than 1/8 of its cost.
+ * move here saves more than 1/8 of its cost (1/2 from a CPU of its domain).
  *
  * Context: interrupts off, @this_rq not locked (the caller dropped it).
  * Return: 1 if a task was pulled, else 0.
@@ -392,7 +400,7 @@ DEFINE_SHOW_ATTRIBUTE(sen_balance);
 
 static struct sen_knob sen_fit_knob = { &sen_fit_samples, 0, 1 };
 static struct sen_knob sen_balance_local_knob = {
-	&sen_balance_local_shift, 1, 3
+	&sen_balance_local_shift, 1, SEN_BALANCE_MARGIN_SHIFT
 };
 
 static int __init sen_balance_debugfs_init(void)

@@ -19,9 +19,7 @@
  *  - an exec is priced as a new task, not at what the task ran before
  *    (debugfs exec_fresh, 1 at boot; 0 keeps the old demand);
  *  - debugfs raise_history is 1 at boot and takes 0 or 1 only;
- *  - debugfs wake_peak is 0 at boot and takes 0 or 1 only;
- *  - debugfs wake_local_shift is 2 at boot and takes 0 to 4 only;
- *  - debugfs balance_local_shift is 3 at boot and takes 1 to 3 only;
+ *  - debugfs balance_local_shift is 1 at boot and takes 1 to 3 only;
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
  *    more than 1/16 of prev_cpu's delta;
@@ -52,8 +50,6 @@
 #define FIT_SAMPLES	"/sys/kernel/debug/sched_energy/fit_samples"
 #define EXEC_FRESH	"/sys/kernel/debug/sched_energy/exec_fresh"
 #define RAISE_HISTORY	"/sys/kernel/debug/sched_energy/raise_history"
-#define WAKE_PEAK	"/sys/kernel/debug/sched_energy/wake_peak"
-#define WAKE_LOCAL	"/sys/kernel/debug/sched_energy/wake_local_shift"
 #define BAL_LOCAL	"/sys/kernel/debug/sched_energy/balance_local_shift"
 #define PERIOD_US	16000
 #define SAMPLES		200
@@ -67,8 +63,7 @@ static long sysctl_val(const char *path)
 
 /* The policy's debugfs knobs: the fixture puts back what it found. */
 static const char * const knobs[] = {
-	HEADROOM, GROWTH, FIT_SAMPLES, EXEC_FRESH, RAISE_HISTORY, WAKE_PEAK,
-	WAKE_LOCAL, BAL_LOCAL,
+	HEADROOM, GROWTH, FIT_SAMPLES, EXEC_FRESH, RAISE_HISTORY, BAL_LOCAL,
 };
 
 FIXTURE(policy) {
@@ -196,28 +191,12 @@ TEST_F(policy, raise_history_checked)
 	knob_checked(_metadata, RAISE_HISTORY, 1, 0, 1, bad, ARRAY_SIZE(bad));
 }
 
-TEST_F(policy, wake_peak_checked)
-{
-	static const char * const bad[] = { "2", "-1", "abc", "4294967297", "0x" };
-
-	/* 0 (priced at its demand everywhere) at boot; 0 and 1 accepted. */
-	knob_checked(_metadata, WAKE_PEAK, 0, 0, 1, bad, ARRAY_SIZE(bad));
-}
-
-TEST_F(policy, wake_local_shift_checked)
-{
-	static const char * const bad[] = { "5", "-1", "abc", "4294967298", "2x" };
-
-	/* 1/4 at boot; all of the cost to 1/16 accepted. */
-	knob_checked(_metadata, WAKE_LOCAL, 2, 0, 4, bad, ARRAY_SIZE(bad));
-}
-
 TEST_F(policy, balance_local_shift_checked)
 {
 	static const char * const bad[] = { "0", "4", "-1", "abc", "4294967299", "1x" };
 
-	/* 1/8 at boot; 1/2 to 1/8 accepted. */
-	knob_checked(_metadata, BAL_LOCAL, 3, 1, 3, bad, ARRAY_SIZE(bad));
+	/* 1/2 at boot; 1/2 to 1/8 accepted. */
+	knob_checked(_metadata, BAL_LOCAL, 1, 1, 3, bad, ARRAY_SIZE(bad));
 }
 
 /* Drop CAP_SYS_ADMIN from the effective set of this (child) process. */
