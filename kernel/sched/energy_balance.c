@@ -138,6 +138,21 @@ static unsigned int sen_balance_local_shift __read_mostly = 1;
 /* Complete samples a task needs before a move for room (debugfs). */
 static unsigned int sen_fit_samples __read_mostly = 1;
 
+/**
+ * sen_balance_saves() - does an energy move save enough to be made
+ * @mv:	the move sen_balance_pick() priced
+ *
+ * Return: true if it saves more than 1/8 of the size of the task's cost
+ * where it is, or 1/2 if @mv->local (debugfs balance_local_shift).
+ */
+bool sen_balance_saves(const struct sen_move *mv)
+{
+	unsigned int shift = mv->local ? READ_ONCE(sen_balance_local_shift) :
+					 SEN_BALANCE_MARGIN_SHIFT;
+
+	return mv->saving > 0 && mv->saving > (abs(mv->cost) >> shift);
+}
+
 /*
  * Worth moving: the task no longer fits where it is, has more room there
  * and, if it is running (not waiting for its CPU), a complete sample; or,
@@ -148,16 +163,12 @@ static unsigned int sen_fit_samples __read_mostly = 1;
 static bool sen_worth(const struct sen_move *mv, struct task_struct *p,
 		      int cpu, u64 now)
 {
-	unsigned int shift = mv->local ? READ_ONCE(sen_balance_local_shift) :
-					 SEN_BALANCE_MARGIN_SHIFT;
-
 	if (mv->dst == cpu)
 		return false;
 	if (mv->fit)
 		return !task_on_cpu(task_rq(p), p) ||
 		       READ_ONCE(p->sen_util.nr_hist) >= READ_ONCE(sen_fit_samples);
-	return mv->saving > 0 && mv->saving > (abs(mv->cost) >> shift) &&
-	       !sen_settling(p, now);
+	return sen_balance_saves(mv) && !sen_settling(p, now);
 }
 
 /* Could the balancer ever move @p to another CPU? */

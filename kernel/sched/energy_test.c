@@ -317,7 +317,38 @@ static void sen_room_hold_backs_off(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, sen_stamp(0), 1U);
 }
 
+/*
+ * A balancer's energy move must save more than 1/8 of the task's cost
+ * where it is, and 1/2 within its own domain: juno-r0's mp3 tasks were
+ * pushed between LITTLE CPUs for savings of 13-67% of their cost.  The
+ * share is of the cost's size: a cost can be negative.
+ */
+static void sen_balance_local_margin(struct kunit *test)
+{
+	struct sen_move mv = { .cost = 40000, .saving = 12000 };
+
+	KUNIT_EXPECT_TRUE(test, sen_balance_saves(&mv));	/* 30% */
+	mv.local = true;
+	KUNIT_EXPECT_FALSE(test, sen_balance_saves(&mv));
+	mv.saving = 20000;
+	KUNIT_EXPECT_FALSE(test, sen_balance_saves(&mv));	/* 1/2 exactly */
+	mv.saving = 20001;
+	KUNIT_EXPECT_TRUE(test, sen_balance_saves(&mv));
+	mv.cost = -40000;
+	KUNIT_EXPECT_TRUE(test, sen_balance_saves(&mv));
+	mv.saving = 12000;
+	KUNIT_EXPECT_FALSE(test, sen_balance_saves(&mv));
+	mv.local = false;
+	KUNIT_EXPECT_TRUE(test, sen_balance_saves(&mv));
+	mv.saving = 5000;
+	KUNIT_EXPECT_FALSE(test, sen_balance_saves(&mv));	/* 12.5% */
+	mv.saving = 0;
+	mv.cost = 0;
+	KUNIT_EXPECT_FALSE(test, sen_balance_saves(&mv));
+}
+
 static struct kunit_case sen_energy_cases[] = {
+	KUNIT_CASE(sen_balance_local_margin),
 	KUNIT_CASE(sen_energy_opp_index),
 	KUNIT_CASE(sen_energy_headroom),
 	KUNIT_CASE(sen_energy_idle_index),

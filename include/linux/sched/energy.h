@@ -492,6 +492,7 @@ struct sen_move {
 
 bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 		      struct sen_move *mv);
+bool sen_balance_saves(const struct sen_move *mv);
 bool sen_tip_check(int cpu, u64 now);
 bool sen_lb_classic(const struct cpumask *span);
 void sen_balance_tick(struct rq *rq);
