@@ -477,6 +477,8 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
  * @cost:	energy the task costs where it is
  * @fit:	the task no longer fits where it is: @dst has more room
  *		for it, whatever the energy (@saving and @cost are 0)
+ * @local:	@dst is in the performance domain of the task's own CPU
+ *		(an energy move there needs a larger saving)
  * @cand:	the weighed candidates, as the decision trace lists them;
  *		written only while the sched_energy:sen_balance event is on
  *		(formatting them cost more than weighing them), else ""
@@ -484,7 +486,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 struct sen_move {
 	int dst;
 	bool fit;
-	bool local;	/* @dst is in the task's own CPU's domain */
+	bool local;
 	s64 saving;
 	s64 cost;
 	char cand[SEN_CAND_LEN];
