@@ -1026,7 +1026,6 @@ static int sen_kind(int wake_flags)
  */
 static int sen_wake_target(const struct sen_pick *pk, int kind)
 {
-	s64 room = abs(pk->prev_delta);
 	unsigned int local = kind == SEN_KIND_WAKEUP ?
 			     SEN_WAKE_LOCAL_MARGIN_SHIFT : SEN_WAKE_MARGIN_SHIFT;
 
@@ -1034,10 +1033,11 @@ static int sen_wake_target(const struct sen_pick *pk, int kind)
 		return pk->best_cpu;
 	/* The cheapest is in prev_cpu's domain (or is prev_cpu). */
 	if (pk->best_cpu != pk->far_cpu &&
-	    pk->prev_delta - pk->best_delta > (room >> local))
+	    sen_saves(pk->prev_delta - pk->best_delta, pk->prev_delta, local))
 		return pk->best_cpu;
 	if (pk->far_cpu >= 0 &&
-	    pk->prev_delta - pk->far_delta > (room >> SEN_WAKE_MARGIN_SHIFT))
+	    sen_saves(pk->prev_delta - pk->far_delta, pk->prev_delta,
+		      SEN_WAKE_MARGIN_SHIFT))
 		return pk->far_cpu;
 	return pk->prev_cpu;
 }

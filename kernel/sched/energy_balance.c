@@ -150,7 +150,7 @@ bool sen_balance_saves(const struct sen_move *mv)
 	unsigned int shift = mv->local ? READ_ONCE(sen_balance_local_shift) :
 					 SEN_BALANCE_MARGIN_SHIFT;
 
-	return mv->saving > 0 && mv->saving > (abs(mv->cost) >> shift);
+	return sen_saves(mv->saving, mv->cost, shift);
 }
 
 /*

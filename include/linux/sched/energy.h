@@ -40,6 +40,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/jump_label.h>
+#include <linux/math.h>
 #include <linux/rcupdate.h>
 #include <linux/time64.h>
 #include <linux/types.h>
@@ -491,6 +492,20 @@ struct sen_move {
 	s64 cost;
 	char cand[SEN_CAND_LEN];
 };
+
+/**
+ * sen_saves() - does a move save more than a share of the task's cost
+ * @saving:	the task's cost where it is less its cost at the destination
+ * @cost:	its cost where it is
+ * @shift:	the share: 1/2^@shift of the size of @cost (a cost can be
+ *		negative, a share must not be: a negative one takes any move)
+ *
+ * The margin of the wakeup (sen_wake_target()) and of the balancer.
+ */
+static inline bool sen_saves(s64 saving, s64 cost, unsigned int shift)
+{
+	return saving > (abs(cost) >> shift);
+}
 
 bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 		      struct sen_move *mv);
