@@ -33,6 +33,24 @@ the real board could not have done it in time at those OPPs; its idle
 energy is then 0.  "traced_active" is the active energy with no
 conversion (busy_k * P(k), what idlestat computes).  Energies are in the
 model's unit x s (uJ for a uW model).
+
+energy_floor() is the least energy any placement and any OPPs could spend
+on a given amount of work over a window of length W (a lower bound, not a
+schedule): every CPU and cluster idle in its cheapest idle state when not
+working, no wakeup energy, no deadline, every unit of work at the
+cheapest marginal price the model has.  Per domain d of n CPUs and OPP k,
+that price per unit of work is
+
+  m(d, k) = (P_cpu(k) - min P_cpu_idle + c) / cap_k,
+  c = (P_cluster(k) - min P_cluster_idle) / n   (or without the / n when
+      that difference is negative: then the cluster's active time, at
+      most the sum of its CPUs', is priced at its most)
+
+since a cluster is active at least 1/n of its CPUs' summed active time.
+So E_floor = W x sum_d (n min P_cpu_idle + min P_cluster_idle)
+           + work x 1024 x min_(d, k) m(d, k),
+with work in seconds of the emulated CPU (speed-equalised).  A policy's
+energy over the same window and work cannot be lower.
 """
 from .model import domain_of
 
@@ -157,3 +175,19 @@ def trace_energy(doms, tr, t0, t1, factor=None):
     out.update(tot)
     out["total"] = tot["active"] + tot["idle"]
     return out
+
+
+def energy_floor(doms, work_s, wall_s):
+    """The least energy of work_s seconds of work over wall_s (see the top),
+    in the model's unit x s."""
+    idle, price = 0.0, None
+    for d in doms:
+        n = len(d["cpus"])
+        cpu_idle = min(s["cpu"] for s in d["idle"])
+        cl_idle = min(s["cluster"] for s in d["idle"])
+        idle += n * cpu_idle + cl_idle
+        for o in d["opp"]:
+            c = o["cluster"] - cl_idle
+            m = (o["cpu"] - cpu_idle + (c / n if c > 0 else c)) / o["cap"]
+            price = m if price is None else min(price, m)
+    return wall_s * idle + work_s * 1024 * price

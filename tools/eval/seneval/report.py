@@ -78,6 +78,8 @@ def mark_left_out(records, budget_pct):
         r["energy_per_work"] = r["energy_mj"] / w if w else None
         # mJ / s = mW; without a window length, the energy itself.
         r["power_mw"] = r["energy_mj"] / r["wall_s"] if r.get("wall_s") else r["energy_mj"]
+        if r.get("floor_mj") is not None and r.get("energy_mj"):
+            r["floor_share"] = r["floor_mj"] / r["energy_mj"]
     for r in records:
         med = stats.median(cells[(r["workload"], r["mode"])])
         r["left_out"] = _share(r) > budget_pct and _share(r) > 2 * med
@@ -233,6 +235,21 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
         if need:
             out("  rounds for an A/A interval within +-5% (the width scales as "
                 "1/sqrt(rounds)): " + ", ".join(need))
+    # Energy floor.
+    floors = {w: per_round(records, w, REF, "floor_share") for w in workloads}
+    if REF in modes and any(floors.values()):
+        out(f"ENERGY FLOOR (the least energy any placement and OPPs could spend on {REF}'s rt-app "
+            f"work: the rest idle in the cheapest state, no deadline; over {REF}'s energy, median "
+            f"of its runs [lowest-highest]): a mode doing that work in that time cannot go below it")
+        line = []
+        for w in workloads:
+            xs = sorted(floors[w].values())
+            if xs:
+                summary.setdefault("energy_floor", {})[w] = {"median": stats.median(xs),
+                                                             "lo": xs[0], "hi": xs[-1]}
+                line.append(f"{w} {stats.median(xs):.2f} [{xs[0]:.2f}-{xs[-1]:.2f}]")
+        for i in range(0, len(line), 3):
+            out("  " + "; ".join(line[i:i + 3]))
     # Clean baseline.
     if OFF in modes and REF in modes:
         pc = pooled(records, workloads, OFF)

@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from seneval.energy import trace_energy
+from seneval.energy import energy_floor, trace_energy
 from seneval.model import parse_model
 from seneval.trace import Trace
 
@@ -156,3 +156,27 @@ class TraceEnergy(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class EnergyFloor(unittest.TestCase):
+    def test_cheapest_price_and_idle(self):
+        # Idle: domain 0 two CPUs "off" (0) and cluster "off" (5), domain 1
+        # WFI (4 + 6): 15 uW.  Prices per unit of work: domain 0 at cap 512
+        # (100 + (40 - 5) / 2) / 512 = 0.229, at 1024 (300 + 55 / 2) / 1024
+        # = 0.320; domain 1 (50 - 4 + (10 - 6)) / 256 = 0.195, the least.
+        # 0.5 s of work over 1 s: 15 + 0.5 * 1024 * 50 / 256 = 115 uJ.
+        self.assertAlmostEqual(energy_floor(DOMS, 0.5, 1.0), 115.0)
+        self.assertAlmostEqual(energy_floor(DOMS, 0.0, 2.0), 30.0)
+
+    def test_below_a_trace(self):
+        # The run of TraceEnergy.test_converted_to_the_real_board (0.5 s of
+        # work in 1 s, 150.001 uJ) cannot beat the floor.
+        self.assertLess(energy_floor(DOMS, 0.5, 1.0), 150.001)
+
+    def test_cluster_cheaper_active_than_idle(self):
+        # One domain of two CPUs whose cluster costs 3 active and 5 idle:
+        # the -2 is not shared between the CPUs (an active cluster may
+        # serve one CPU at a time), (10 - 0 - 2) / 512 per unit of work.
+        doms, _ = parse_model(model_text([
+            ("0-1", [(500000, 512, 10, 3)], [("WFI", 0, 5, 0)])]))
+        self.assertAlmostEqual(energy_floor(doms, 1.0, 1.0), 5 + 1024 * 8 / 512)

@@ -44,6 +44,29 @@ class Report(unittest.TestCase):
         # The noise floor is printed before the per-workload rows.
         self.assertLess(text.index("NOISE FLOOR"), text.index("mp3  "))
 
+    def test_energy_floor(self):
+        # The floor is read off the reference's runs only: 60 mJ of eas's
+        # 100 + r in rounds 1-8 is 0.59 down to 0.55, median 0.57.
+        for r in self.rs:
+            r["floor_mj"] = 60.0 if r["mode"] == "eas" else 1.0
+        report.mark_left_out(self.rs, 2.0)
+        lines = []
+        meta = {"board": "b", "boots": 2, "modes": ["cfs", "eas", "eas2", "sen"], "pload": "1"}
+        s = report.table(self.rs, meta, None, 2.0, out=lines.append)
+        f = s["energy_floor"]["mp3"]
+        self.assertAlmostEqual(f["median"], (60 / 104.0 + 60 / 105.0) / 2)
+        self.assertAlmostEqual(f["lo"], 60 / 108.0)
+        self.assertAlmostEqual(f["hi"], 60 / 101.0)
+        self.assertIn("ENERGY FLOOR", "\n".join(lines))
+        self.assertIn("mp3 0.57 [0.56-0.59]", "\n".join(lines))
+
+    def test_no_floor_without_its_figures(self):
+        lines = []
+        meta = {"board": "b", "boots": 2, "modes": ["cfs", "eas", "eas2", "sen"], "pload": "1"}
+        s = report.table(self.rs, meta, None, 2.0, out=lines.append)
+        self.assertNotIn("energy_floor", s)
+        self.assertNotIn("ENERGY FLOOR", "\n".join(lines))
+
     def test_trace_dat_count(self):
         lines = []
         for r in self.rs:
