@@ -51,6 +51,14 @@ So E_floor = W x sum_d (n min P_cpu_idle + min P_cluster_idle)
            + work x 1024 x min_(d, k) m(d, k),
 with work in seconds of the emulated CPU (speed-equalised).  A policy's
 energy over the same window and work cannot be lower.
+
+With deadlines it is tighter: an activation of work w (us at capacity
+1024) that must end within its period T can only mix OPPs and idle over T
+for a mean capacity r = 1024 w / T, so it costs at least T f(r), f the
+lower convex envelope of (cap_k, m(d, k) cap_k) and idle's (0, 0) (its
+cheapest mix of at most two); beyond the largest capacity it could not
+have been on time anyway and keeps the price above.  With r small f(r) is
+r min m, the bound without deadlines.
 """
 from .model import domain_of
 
@@ -177,10 +185,9 @@ def trace_energy(doms, tr, t0, t1, factor=None):
     return out
 
 
-def energy_floor(doms, work_s, wall_s):
-    """The least energy of work_s seconds of work over wall_s (see the top),
-    in the model's unit x s."""
-    idle, price = 0.0, None
+def _floor_prices(doms):
+    """(idle power, [(cap, marginal power)]) of the board (see the top)."""
+    idle, pts = 0.0, []
     for d in doms:
         n = len(d["cpus"])
         cpu_idle = min(s["cpu"] for s in d["idle"])
@@ -188,6 +195,40 @@ def energy_floor(doms, work_s, wall_s):
         idle += n * cpu_idle + cl_idle
         for o in d["opp"]:
             c = o["cluster"] - cl_idle
-            m = (o["cpu"] - cpu_idle + (c / n if c > 0 else c)) / o["cap"]
-            price = m if price is None else min(price, m)
-    return wall_s * idle + work_s * 1024 * price
+            pts.append((o["cap"], o["cpu"] - cpu_idle + (c / n if c > 0 else c)))
+    return idle, pts
+
+
+def _envelope(pts, r):
+    """The least mean marginal power at a mean capacity r: the lower convex
+    envelope of the points and idle (0, 0) at r; None beyond the largest
+    capacity."""
+    pts = [(0, 0.0)] + pts
+    best = None
+    for ca, pa in pts:
+        for cb, pb in pts:
+            if ca <= r <= cb:
+                v = pa if cb == ca else pa + (pb - pa) * (r - ca) / (cb - ca)
+                best = v if best is None else min(best, v)
+    return best
+
+
+def energy_floor(doms, work_s, wall_s, deadlines=()):
+    """The least energy of work_s seconds of work over wall_s (see the top),
+    in the model's unit x s.  deadlines: (work_us, period_us) of activations
+    (part of work_s) that must end within their period."""
+    idle, pts = _floor_prices(doms)
+    price = min(p / c for c, p in pts)
+    free = work_s * 1024
+    timed = 0.0
+    cache = {}
+    for w, t in deadlines:
+        if t <= 0:
+            continue
+        if (w, t) not in cache:
+            f = _envelope(pts, w * 1024 / t)
+            cache[(w, t)] = None if f is None else t * f * 1e-6
+        if cache[(w, t)] is not None:
+            free -= w * 1024 * 1e-6
+            timed += cache[(w, t)]
+    return wall_s * idle + max(0.0, free) * price + timed

@@ -239,8 +239,9 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
     floors = {w: per_round(records, w, REF, "floor_share") for w in workloads}
     if REF in modes and any(floors.values()):
         out(f"ENERGY FLOOR (the least energy any placement and OPPs could spend on {REF}'s rt-app "
-            f"work: the rest idle in the cheapest state, no deadline; over {REF}'s energy, median "
-            f"of its runs [lowest-highest]): a mode doing that work in that time cannot go below it")
+            f"work, timed activations within their periods, the rest idle in the cheapest state; "
+            f"over {REF}'s energy, median of its runs [lowest-highest]): a mode doing that work "
+            f"in that time cannot go below it")
         line = []
         for w in workloads:
             xs = sorted(floors[w].values())

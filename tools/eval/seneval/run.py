@@ -28,7 +28,8 @@ from .energy import energy_floor, trace_energy
 from .lisa import lisa_check
 from .model import load_model
 from .perf import model_lateness
-from .rtapp import SLACK_PCT, clock_offset, log_work, measured_window, slack, work_factors
+from .rtapp import (SLACK_PCT, activations, clock_offset, log_work, measured_window, slack,
+                    work_factors)
 from .trace import Trace, kthread_time, rtapp_segments
 
 
@@ -49,12 +50,14 @@ def analyse_run(doms, wl, path, cache):
     late = model_lateness(doms, tr, logdir, t0, t1, off)
     pids = set(tr.rtapp)
     work = sum(log_work(logdir, t0, t1, off).values())
+    timed = [(a["c_duration"], a["c_period"]) for rows in activations(logdir, t0, t1, off).values()
+             for a in rows if a["c_period"] > 0]
     migr = sum(1 for t, k, c, a, b in tr.ev if k == "m" and a in pids and t0 <= t < t1)
     r = {"window": [t0, t1], "clock_offset_s": off,
          "energy_mj": e["total"] / 1000, "active_mj": e["active"] / 1000,
          "idle_mj": e["idle"] / 1000, "traced_active_mj": e["traced_active"] / 1000,
          "traced_mj": raw["total"] / 1000,
-         "work_s": work, "floor_mj": energy_floor(doms, work, e["wall_s"]) / 1000,
+         "work_s": work, "floor_mj": energy_floor(doms, work, e["wall_s"], timed) / 1000,
          "stretch": (sum(1 / f for f in factor.values()) / len(factor)) if factor else 1.0,
          "overrun_ms": e["overrun_ms"], "wall_s": e["wall_s"], "migrations": migr,
          "decisions": tr.decisions, "wakeups": tr.wakeups,

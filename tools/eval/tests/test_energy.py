@@ -173,6 +173,22 @@ class EnergyFloor(unittest.TestCase):
         # work in 1 s, 150.001 uJ) cannot beat the floor.
         self.assertLess(energy_floor(DOMS, 0.5, 1.0), 150.001)
 
+    def test_deadline(self):
+        # Marginal powers: (256, 50) on domain 1, (512, 117.5) and (1024,
+        # 327.5) on domain 0; the envelope with idle (0, 0) is convex
+        # through all of them.  6.4 ms of work every 16 ms: r = 409.6, f(r)
+        # = 50 + (409.6 - 256) * 67.5 / 256 = 90.5, over 16 ms 1.448 uJ,
+        # where without the deadline 6.4 ms costs 6.4e-3 * 1024 * 50 / 256
+        # = 1.28.
+        self.assertAlmostEqual(energy_floor(DOMS, 0.0064, 1.0, [(6400, 16000)]), 15 + 1.448)
+        self.assertAlmostEqual(energy_floor(DOMS, 0.0064, 1.0), 15 + 1.28)
+        # Light enough for the cheapest point alone: no dearer.
+        self.assertAlmostEqual(energy_floor(DOMS, 0.002, 1.0, [(2000, 16000)]),
+                               energy_floor(DOMS, 0.002, 1.0))
+        # More than the largest capacity can do in time: priced without it.
+        self.assertAlmostEqual(energy_floor(DOMS, 0.02, 1.0, [(20000, 16000)]),
+                               energy_floor(DOMS, 0.02, 1.0))
+
     def test_cluster_cheaper_active_than_idle(self):
         # One domain of two CPUs whose cluster costs 3 active and 5 idle:
         # the -2 is not shared between the CPUs (an active cluster may
