@@ -168,7 +168,11 @@ struct sen_tip {
 	unsigned long flips;
 };
 
-static DEFINE_PER_CPU(struct sen_tip, sen_tip);
+/*
+ * Read by every decision on any CPU: a line of its own, not the one of
+ * sen_stats, which its CPU writes at every decision.
+ */
+static DEFINE_PER_CPU_SHARED_ALIGNED(struct sen_tip, sen_tip);
 
 /**
  * sen_policy_wanted() - does sched-energy own energy-aware placement
@@ -1068,7 +1072,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
 		.prev_fits = true,	/* false only if weighed and too full */
 	};
-	char trace[SEN_TRACE_LEN];
+	char trace[SEN_TRACE_LEN] __uninitialized;	/* read only once set */
 	const struct sen_model *m;
 	struct sen_scratch *sc;
 	int kind = sen_kind(wake_flags), why, cpu = -1;

@@ -129,7 +129,12 @@ struct sen_util_cpu {
 	struct sen_hold_slot	slot[SEN_HOLD_SLOTS];
 };
 
-static DEFINE_PER_CPU(struct sen_util_cpu, sen_util_pcpu);
+/*
+ * Written at every enqueue and dequeue and read by other CPUs' decisions:
+ * lines of its own, not those of per-CPU data that every wakeup reads
+ * elsewhere (sd_llc_id for cpus_share_cache()).
+ */
+static DEFINE_PER_CPU_SHARED_ALIGNED(struct sen_util_cpu, sen_util_pcpu);
 
 /* The hooks act (sen_util_track_update() below says when). */
 static bool sen_util_live;
