@@ -63,7 +63,17 @@ r min m, the bound without deadlines.
 from .model import domain_of
 
 
-def trace_energy(doms, tr, t0, t1, factor=None):
+def ideal_state(d, length_s):
+    """The deepest idle state of domain d whose target residency an idle
+    stretch of length_s seconds reaches (WFI if none)."""
+    s = 0
+    for i, st in enumerate(d["idle"]):
+        if st["residency"] <= length_s * 1e6:
+            s = i
+    return s
+
+
+def trace_energy(doms, tr, t0, t1, factor=None, ideal_idle=False):
     """The energy of [t0, t1) of trace tr (see the top), as
 
       {"wall_s": W, "active", "idle", "total", "traced_active", "overrun_ms",
@@ -74,7 +84,10 @@ def trace_energy(doms, tr, t0, t1, factor=None):
                      "opp_residency": {MHz as a string: share of the known-OPP time}}]}
 
     "active" and "idle" of a cluster include its CPUs'.  factor: {pid: work
-    factor}; tasks not in it count as traced.
+    factor}; tasks not in it count as traced.  ideal_idle: each idle stretch
+    of a CPU, and each stretch of a cluster with all its CPUs idle, in the
+    deepest state its length reaches (ideal_state(), as LISA's ideal
+    cpuidle), woken once, instead of the states the trace shows.
     """
     factor = factor or {}
     dom = domain_of(doms)
@@ -91,6 +104,15 @@ def trace_energy(doms, tr, t0, t1, factor=None):
     res = [[0.0] * len(d["opp"]) for d in doms]
     freq_idx = [{o["freq"]: k for k, o in enumerate(d["opp"])} for d in doms]
     last = t0
+    # ideal_idle: each CPU's and cluster's current idle stretch, its start
+    # and the part of it inside the window, charged when it ends.
+    since = [getattr(tr, "start", t0)] * ncpu
+    pend = [0.0] * ncpu
+    cl_since = [getattr(tr, "start", t0)] * len(doms)
+    cl_pend = [0.0] * len(doms)
+    if ideal_idle:
+        cpu_idle = [[0.0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
+        entries = [[0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
 
     def account(t):
         """Charge [last, t) to the OPPs, tasks and idle states in force."""
@@ -109,6 +131,8 @@ def trace_energy(doms, tr, t0, t1, factor=None):
                     cpu_busy[c][k] += dt * f
                     cpu_idle[c][0] += dt * max(0.0, 1.0 - f)
                     fmax = max(fmax, f)
+                elif ideal_idle:
+                    pend[c] += dt
                 else:
                     s = max(state[c], 0)
                     cpu_idle[c][s] += dt
@@ -116,10 +140,24 @@ def trace_energy(doms, tr, t0, t1, factor=None):
             if fmax:
                 cl_busy[i][k] += dt * fmax
                 cl_idle[i][0] += dt * max(0.0, 1.0 - fmax)
+            elif ideal_idle and not any(busy[c] for c in d["cpus"]):
+                cl_pend[i] += dt
             else:
                 cl_idle[i][shallowest] += dt
 
-    for t, kind, cpu, a, b in tr.ev:
+    def stretch_ends(c, t, inside=True):
+        """CPU c's idle stretch ends at t: charge it (ideal_idle)."""
+        i = dom[c]
+        s = ideal_state(doms[i], t - since[c])
+        cpu_idle[c][s] += pend[c]
+        entries[c][s] += inside
+        pend[c] = 0.0
+        if cl_pend[i] or all(not busy[x] for x in doms[i]["cpus"]):
+            cl_idle[i][ideal_state(doms[i], t - cl_since[i])] += cl_pend[i]
+            cl_pend[i] = 0.0
+
+    n = 0
+    for n, (t, kind, cpu, a, b) in enumerate(tr.ev):
         if t >= t1:
             break
         if t > t0:
@@ -131,13 +169,32 @@ def trace_energy(doms, tr, t0, t1, factor=None):
             i = dom[cpu]
             opp[i] = freq_idx[i].get(a, opp[i])
         elif kind == "s":
+            if ideal_idle and a != 0 and not busy[cpu]:
+                stretch_ends(cpu, t, t >= t0)
+            elif ideal_idle and a == 0 and busy[cpu]:
+                since[cpu] = t
+                if all(not busy[x] or x == cpu for x in doms[dom[cpu]]["cpus"]):
+                    cl_since[dom[cpu]] = t
             busy[cpu] = a != 0
             pid[cpu] = a
         elif kind == "i":
             state[cpu] = a
-            if a >= 0 and t >= t0:
+            if a >= 0 and t >= t0 and not ideal_idle:
                 entries[cpu][a] += 1
     account(t1)
+    if ideal_idle:
+        # Stretches still open at t1 end where the trace ends them.
+        open_ = {c for c in range(ncpu) if not busy[c]}
+        for t, kind, cpu, a, b in tr.ev[n:]:
+            if not open_:
+                break
+            if kind == "s" and a != 0 and cpu in open_ and t >= t1:
+                stretch_ends(cpu, t, False)
+                busy[cpu] = True
+                open_.discard(cpu)
+        end = getattr(tr, "end", t1)
+        for c in sorted(open_):
+            stretch_ends(c, max(end, t1), False)
 
     wall = t1 - t0
 

@@ -78,6 +78,9 @@ def mark_left_out(records, budget_pct):
         r["energy_per_work"] = r["energy_mj"] / w if w else None
         # mJ / s = mW; without a window length, the energy itself.
         r["power_mw"] = r["energy_mj"] / r["wall_s"] if r.get("wall_s") else r["energy_mj"]
+        if r.get("ideal_idle_mj") is not None:
+            r["power_ideal_mw"] = (r["ideal_idle_mj"] / r["wall_s"] if r.get("wall_s")
+                                   else r["ideal_idle_mj"])
         if r.get("floor_mj") is not None and r.get("energy_mj"):
             r["floor_share"] = r["floor_mj"] / r["energy_mj"]
     for r in records:
@@ -313,6 +316,23 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
                 f"{_median([r['migrations'] for r in kept]):>5} "
                 f"{_median([r['work_s'] for r in kept], 1):>6} {_median(s['stall_ms']):>8} "
                 f"{_median(s['kthread_ms']):>6}")
+    # The same with idle as an ideal governor would choose it.
+    if any(r.get("power_ideal_mw") is not None for r in records):
+        out("IDEAL IDLE (energy over equal time / " + REF + " with each idle stretch in the deepest "
+            "state its length reaches, as LISA's ideal cpuidle: the guest's cpuidle choices, "
+            "which the emulator's timing distorts, set aside; median of per-round ratios "
+            "[95% interval])")
+        for w in workloads:
+            line = []
+            for m in modes:
+                if m == REF:
+                    continue
+                c = compare(records, w, m, key="power_ideal_mw")
+                if c["n"]:
+                    summary.setdefault("ideal_idle", {}).setdefault(w, {})[m] = _clean(c)
+                    line.append(f"{m} {stats.fmt(c)} {_short(c)}")
+            if line:
+                out(f"  {w}: " + "; ".join(line))
     # Stalls that follow the mode are not host noise: kept, and said.
     if budget_pct is not None:
         for w, m, med in mode_stalls(records, budget_pct):

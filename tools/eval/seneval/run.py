@@ -46,6 +46,7 @@ def analyse_run(doms, wl, path, cache):
     factor = work_factors(tr, logdir, t0, t1, off)
     e = trace_energy(doms, tr, t0, t1, factor)
     raw = trace_energy(doms, tr, t0, t1)
+    ideal = trace_energy(doms, tr, t0, t1, factor, ideal_idle=True)
     per = slack(logdir, t0, t1, off)
     late = model_lateness(doms, tr, logdir, t0, t1, off)
     pids = set(tr.rtapp)
@@ -56,7 +57,7 @@ def analyse_run(doms, wl, path, cache):
     r = {"window": [t0, t1], "clock_offset_s": off,
          "energy_mj": e["total"] / 1000, "active_mj": e["active"] / 1000,
          "idle_mj": e["idle"] / 1000, "traced_active_mj": e["traced_active"] / 1000,
-         "traced_mj": raw["total"] / 1000,
+         "traced_mj": raw["total"] / 1000, "ideal_idle_mj": ideal["total"] / 1000,
          "work_s": work, "floor_mj": energy_floor(doms, work, e["wall_s"], timed) / 1000,
          "stretch": (sum(1 / f for f in factor.values()) / len(factor)) if factor else 1.0,
          "overrun_ms": e["overrun_ms"], "wall_s": e["wall_s"], "migrations": migr,

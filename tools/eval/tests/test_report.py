@@ -60,12 +60,29 @@ class Report(unittest.TestCase):
         self.assertIn("ENERGY FLOOR", "\n".join(lines))
         self.assertIn("mp3 0.57 [0.56-0.59]", "\n".join(lines))
 
+    def test_ideal_idle(self):
+        # sen's ideal-idle energy 0.9 of eas's in every round but the
+        # stalled one (left out, as for the traced figure).
+        for r in self.rs:
+            r["ideal_idle_mj"] = r["energy_mj"] * (0.9 / 0.8 if r["mode"] == "sen" else 1.0)
+        report.mark_left_out(self.rs, 2.0)
+        lines = []
+        meta = {"board": "b", "boots": 2, "modes": ["cfs", "eas", "eas2", "sen"], "pload": "1"}
+        s = report.table(self.rs, meta, None, 2.0, out=lines.append)
+        c = s["ideal_idle"]["mp3"]["sen"]
+        self.assertAlmostEqual(c["median"], 0.9)
+        self.assertEqual(c["n"], 7)
+        self.assertEqual(c["verdict"], "better")
+        self.assertAlmostEqual(s["ideal_idle"]["mp3"]["eas2"]["median"], 1.0)
+        self.assertIn("IDEAL IDLE", "\n".join(lines))
+
     def test_no_floor_without_its_figures(self):
         lines = []
         meta = {"board": "b", "boots": 2, "modes": ["cfs", "eas", "eas2", "sen"], "pload": "1"}
         s = report.table(self.rs, meta, None, 2.0, out=lines.append)
         self.assertNotIn("energy_floor", s)
         self.assertNotIn("ENERGY FLOOR", "\n".join(lines))
+        self.assertNotIn("ideal_idle", s)
 
     def test_trace_dat_count(self):
         lines = []
