@@ -104,11 +104,17 @@ def trace_energy(doms, tr, t0, t1, factor=None, ideal_idle=False):
     res = [[0.0] * len(d["opp"]) for d in doms]
     freq_idx = [{o["freq"]: k for k, o in enumerate(d["opp"])} for d in doms]
     last = t0
-    # ideal_idle: each CPU's and cluster's current idle stretch, its start
-    # and the part of it inside the window, charged when it ends.
-    since = [getattr(tr, "start", t0)] * ncpu
+    # ideal_idle: whether each CPU is in an idle period (cpu_idle entry to
+    # exit; a CPU not yet seen busy or idle counts as in one since the
+    # trace began), when it began, and its time inside the window so far,
+    # charged when it ends; the same for each cluster, in a period while
+    # all its CPUs are.
+    first = getattr(tr, "first", None)
+    first = t0 if first is None else min(first, t0)
+    inper = [True] * ncpu
+    since = [first] * ncpu
     pend = [0.0] * ncpu
-    cl_since = [getattr(tr, "start", t0)] * len(doms)
+    cl_since = [first] * len(doms)
     cl_pend = [0.0] * len(doms)
     if ideal_idle:
         cpu_idle = [[0.0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
@@ -131,30 +137,38 @@ def trace_energy(doms, tr, t0, t1, factor=None, ideal_idle=False):
                     cpu_busy[c][k] += dt * f
                     cpu_idle[c][0] += dt * max(0.0, 1.0 - f)
                     fmax = max(fmax, f)
-                elif ideal_idle:
+                elif ideal_idle and inper[c]:
                     pend[c] += dt
                 else:
-                    s = max(state[c], 0)
+                    s = 0 if ideal_idle else max(state[c], 0)
                     cpu_idle[c][s] += dt
                     shallowest = min(shallowest, s)
             if fmax:
                 cl_busy[i][k] += dt * fmax
                 cl_idle[i][0] += dt * max(0.0, 1.0 - fmax)
-            elif ideal_idle and not any(busy[c] for c in d["cpus"]):
+            elif ideal_idle and all(inper[c] for c in d["cpus"]):
                 cl_pend[i] += dt
             else:
                 cl_idle[i][shallowest] += dt
 
-    def stretch_ends(c, t, inside=True):
-        """CPU c's idle stretch ends at t: charge it (ideal_idle)."""
+    def period_ends(c, t, inside):
+        """CPU c's idle period ends at t: charge it, and its cluster's if
+        all the cluster was in one (ideal_idle)."""
         i = dom[c]
+        if all(inper[x] for x in doms[i]["cpus"]):
+            cl_idle[i][ideal_state(doms[i], t - cl_since[i])] += cl_pend[i]
+            cl_pend[i] = 0.0
         s = ideal_state(doms[i], t - since[c])
         cpu_idle[c][s] += pend[c]
         entries[c][s] += inside
         pend[c] = 0.0
-        if cl_pend[i] or all(not busy[x] for x in doms[i]["cpus"]):
-            cl_idle[i][ideal_state(doms[i], t - cl_since[i])] += cl_pend[i]
-            cl_pend[i] = 0.0
+        inper[c] = False
+
+    def period_starts(c, t):
+        inper[c] = True
+        since[c] = t
+        if all(inper[x] for x in doms[dom[c]]["cpus"]):
+            cl_since[dom[c]] = t
 
     n = 0
     for n, (t, kind, cpu, a, b) in enumerate(tr.ev):
@@ -169,32 +183,29 @@ def trace_energy(doms, tr, t0, t1, factor=None, ideal_idle=False):
             i = dom[cpu]
             opp[i] = freq_idx[i].get(a, opp[i])
         elif kind == "s":
-            if ideal_idle and a != 0 and not busy[cpu]:
-                stretch_ends(cpu, t, t >= t0)
-            elif ideal_idle and a == 0 and busy[cpu]:
-                since[cpu] = t
-                if all(not busy[x] or x == cpu for x in doms[dom[cpu]]["cpus"]):
-                    cl_since[dom[cpu]] = t
+            if ideal_idle and a != 0 and inper[cpu]:
+                period_ends(cpu, t, t >= t0)
             busy[cpu] = a != 0
             pid[cpu] = a
         elif kind == "i":
             state[cpu] = a
             if a >= 0 and t >= t0 and not ideal_idle:
                 entries[cpu][a] += 1
+            if ideal_idle and a >= 0 and not inper[cpu] and not busy[cpu]:
+                period_starts(cpu, t)
+            elif ideal_idle and a < 0 and inper[cpu]:
+                period_ends(cpu, t, t >= t0)
     account(t1)
     if ideal_idle:
-        # Stretches still open at t1 end where the trace ends them.
-        open_ = {c for c in range(ncpu) if not busy[c]}
+        # Periods still open at t1 end where the trace ends them.
         for t, kind, cpu, a, b in tr.ev[n:]:
-            if not open_:
-                break
-            if kind == "s" and a != 0 and cpu in open_ and t >= t1:
-                stretch_ends(cpu, t, False)
-                busy[cpu] = True
-                open_.discard(cpu)
+            if t >= t1 and cpu < ncpu and inper[cpu] and (
+                    (kind == "s" and a != 0) or (kind == "i" and a < 0)):
+                period_ends(cpu, t, False)
         end = getattr(tr, "end", t1)
-        for c in sorted(open_):
-            stretch_ends(c, max(end, t1), False)
+        for c in range(ncpu):
+            if inper[c]:
+                period_ends(c, max(end, t1), False)
 
     wall = t1 - t0
 

@@ -116,35 +116,42 @@ class TraceEnergy(unittest.TestCase):
         self.assertAlmostEqual(e["traced_active"], 0.25 * 100 + 0.25 * 40)
 
     def test_ideal_idle(self):
-        # The trace above with each idle stretch in the deepest state its
-        # length reaches (residencies: WFI 20 us, off 40 us), whatever the
-        # trace says.  CPU0 idle 1.25 to the trace's end, 0.75 s: off, 0
-        # (woken after the window: no wakeup).  CPU1 idle all along: off,
-        # 0.  Cluster 0 all idle 1.25-2.0: off, 0.5 s real * 5 = 2.5.
-        # Domain 1 has only WFI: 10.  Idle 12.5; active as traced, 70.
+        # The trace above with each idle period (cpu_idle entry to exit; a
+        # CPU counts as in one until first seen, here from 0.5) in the
+        # deepest state its length reaches (residencies: WFI 20 us, off
+        # 40 us), whatever state the guest chose.  CPU0: in a period from
+        # 0.5, woken at 1.0 (in the window: one wakeup from off, 0.001);
+        # idle 1.25 to the trace's end, 0.75 s: off, 0, woken after the
+        # window.  CPU1 in a period all along: off, 0.  Cluster 0 with both
+        # in periods 1.25-2.0: off, 0.5 s real * 5 = 2.5.  Domain 1 has
+        # only WFI: 10.  Idle 12.501; active as traced, 70.
         lines = freqs(500000) + [idle(0.8, 1, 1)] + START + [
             switch(1.0, 0, 7), idle(1.0, 1, 0), switch(1.25, 0, 0), idle(1.25, 0, 1),
             idle(1.5, 1, 1)] + END
         tr = Trace(write(os.path.join(self.dir.name, "t.trace"), "".join(lines)))
         e = trace_energy(DOMS, tr, tr.start, tr.end, ideal_idle=True)
         self.assertAlmostEqual(e["active"], 70.0)
-        self.assertAlmostEqual(e["cpus"][0]["idle"], 0.0)
+        self.assertAlmostEqual(e["cpus"][0]["idle"], 0.001)
         self.assertAlmostEqual(e["cpus"][1]["idle"], 0.0)
-        self.assertAlmostEqual(e["idle"], 12.5)
+        self.assertAlmostEqual(e["idle"], 12.501)
 
-    def test_ideal_idle_short_stretch(self):
-        # CPU0 busy 1.0-1.5 and 1.50003-2.0: a 30 us stretch, past WFI's
-        # 20 us residency but not off's 40: WFI, one wakeup (0 energy).
-        # At cap 1024 the busy time is real: idle 30 us * 10 uW.  CPU1 and
-        # the cluster as the CPU: CPU1 off all along (0); the cluster all
-        # idle only in CPU0's stretch: WFI, 30 us * 20 uW.
+    def test_ideal_idle_corrects_the_guest(self):
+        # At cap 1024 (busy time is real).  CPU0 busy 1.0-1.5 and from
+        # 1.50003; the guest chose off for the 30 us between, which only
+        # reaches WFI: 30 us * 10 uW, where the trace says 0; plus its
+        # wakeup at 1.0 from the period since 0.5 (off: 0.001).  CPU1 woken
+        # at 1.1 (0.001), idle outside a period until 1.2 (WFI: 0.1 s *
+        # 10 = 1.0), then in WFI to the end by the guest's choice, which
+        # 0.8 s takes to off: 0.  As traced CPU1 would be all WFI, 10.
         lines = freqs(1000000) + START + [
-            switch(1.0, 0, 7), switch(1.5, 0, 0), switch(1.50003, 0, 7)] + END
+            switch(1.0, 0, 7), idle(1.1, 1, -1), idle(1.2, 1, 0), switch(1.5, 0, 0),
+            idle(1.5, 0, 1), idle(1.50003, 0, -1), switch(1.50003, 0, 7)] + END
         tr = Trace(write(os.path.join(self.dir.name, "t.trace"), "".join(lines)))
         e = trace_energy(DOMS, tr, tr.start, tr.end, ideal_idle=True)
-        self.assertAlmostEqual(e["cpus"][0]["idle"], 30e-6 * 10, places=9)
-        self.assertAlmostEqual(e["clusters"][0]["idle"] - e["cpus"][0]["idle"]
-                               - e["cpus"][1]["idle"], 30e-6 * 20, places=9)
+        self.assertAlmostEqual(e["cpus"][0]["idle"], 0.001 + 30e-6 * 10, places=9)
+        self.assertAlmostEqual(e["cpus"][1]["idle"], 1.001, places=9)
+        traced = trace_energy(DOMS, tr, tr.start, tr.end)
+        self.assertAlmostEqual(traced["cpus"][0]["idle"], 0.001, places=9)
 
     def test_overrun(self):
         # CPU0 busy all the window at cap 512: 2 s of work in 1 s, 1000 ms
