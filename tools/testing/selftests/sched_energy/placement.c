@@ -60,6 +60,7 @@ struct run {
 	unsigned long periods;		/* in the window */
 	unsigned long on_little, on_mid, on_big;
 	long little_freq, mid_freq, big_freq;	/* medians, kHz; mid -1: none */
+	unsigned int busy_pct;		/* the task's CPU time share, rounded up */
 };
 
 /* The first CPU bigger than LITTLE and smaller than big, or -1. */
@@ -101,6 +102,7 @@ static int observe(unsigned int duty_pct, struct run *r)
 	struct se_where *w = se_where_map(), w0, w1;
 	struct se_tis l0, l1, m0, m1, b0, b1;
 	long least = se_cpu_capacity(se_last_smallest_cpu()), cap;
+	uint64_t rt0, rt1, t0, t1;
 	int cpu, ret = -1;
 	pid_t pid;
 
@@ -112,11 +114,18 @@ static int observe(unsigned int duty_pct, struct run *r)
 		goto out;
 	se_sleep_ms(1000);
 	se_where_snap(w, &w0);
+	rt0 = se_runtime_ns(pid);
+	t0 = se_now_ns();
 	if (se_time_in_state(little, &l0) || se_time_in_state(big, &b0) ||
 	    (mid >= 0 && se_time_in_state(mid, &m0)))
 		goto out;
 	se_sleep_ms(WINDOW_MS);
 	se_where_snap(w, &w1);
+	rt1 = se_runtime_ns(pid);
+	t1 = se_now_ns();
+	if (!rt1 || t1 <= t0)
+		goto out;
+	r->busy_pct = (unsigned int)((rt1 - rt0) * 100 / (t1 - t0)) + 1;
 	if (se_time_in_state(little, &l1) || se_time_in_state(big, &b1) ||
 	    (mid >= 0 && se_time_in_state(mid, &m1)))
 		goto out;
@@ -187,24 +196,30 @@ FIXTURE_TEARDOWN(mode)
 
 TEST_F(mode, small_task)
 {
-	int little = se_first_cpu(1), big = se_first_cpu(0);
+	int little = se_first_cpu(1), big = se_first_cpu(0), pct;
 	struct run r;
 
 	ASSERT_EQ(0, observe(10, &r));
-	TH_LOG("%s: 10%% task on LITTLE %lu/%lu periods; median LITTLE %ld kHz, big %ld kHz",
-	       variant->name, r.on_little, r.periods, r.little_freq, r.big_freq);
+	/*
+	 * The OPP is judged against the task as it ran: on a slow emulator
+	 * host the wakeup and the loop's own work make a 10% task 12-15%,
+	 * and any governor then rightly asks for more.
+	 */
+	pct = r.busy_pct > 10 ? r.busy_pct : 10;
+	TH_LOG("%s: 10%% task (%u%% run) on LITTLE %lu/%lu periods; median LITTLE %ld, big %ld kHz",
+	       variant->name, r.busy_pct, r.on_little, r.periods, r.little_freq, r.big_freq);
 	ASSERT_GT(r.periods, WINDOW_MS * 1000 / PERIOD_US / 2);
 	ASSERT_LT(0, r.little_freq);
 	ASSERT_LT(0, r.big_freq);
 	if (variant->eas) {
 		EXPECT_GE(r.on_little * 10, r.periods * 7);
-		EXPECT_LE(r.little_freq, near_lowest_freq(little, 10));
+		EXPECT_LE(r.little_freq, near_lowest_freq(little, pct));
 	} else if (r.on_little >= r.on_mid + r.on_big) {
-		EXPECT_LE(r.little_freq, near_lowest_freq(little, 10));
+		EXPECT_LE(r.little_freq, near_lowest_freq(little, pct));
 	} else if (r.on_mid > r.on_big) {
-		EXPECT_LE(r.mid_freq, near_lowest_freq(first_mid_cpu(), 10));
+		EXPECT_LE(r.mid_freq, near_lowest_freq(first_mid_cpu(), pct));
 	} else {
-		EXPECT_LE(r.big_freq, near_lowest_freq(big, 10));
+		EXPECT_LE(r.big_freq, near_lowest_freq(big, pct));
 	}
 }
 
