@@ -65,7 +65,7 @@ from .model import domain_of
 
 def ideal_state(d, length_s):
     """The deepest idle state of domain d whose target residency an idle
-    stretch of length_s seconds reaches (WFI if none)."""
+    period of length_s seconds reaches (WFI if none)."""
     s = 0
     for i, st in enumerate(d["idle"]):
         if st["residency"] <= length_s * 1e6:
@@ -84,10 +84,11 @@ def trace_energy(doms, tr, t0, t1, factor=None, ideal_idle=False):
                      "opp_residency": {MHz as a string: share of the known-OPP time}}]}
 
     "active" and "idle" of a cluster include its CPUs'.  factor: {pid: work
-    factor}; tasks not in it count as traced.  ideal_idle: each idle stretch
-    of a CPU, and each stretch of a cluster with all its CPUs idle, in the
-    deepest state its length reaches (ideal_state(), as LISA's ideal
-    cpuidle), woken once, instead of the states the trace shows.
+    factor}; tasks not in it count as traced.  ideal_idle: each idle period
+    of a CPU (cpu_idle entry to exit: the guest's wakeups stand), and each
+    period with all of a cluster's CPUs in one, in the deepest state its
+    length reaches (ideal_state(), as LISA's ideal cpuidle), woken once,
+    instead of the state the guest's cpuidle chose.
     """
     factor = factor or {}
     dom = domain_of(doms)
@@ -116,9 +117,6 @@ def trace_energy(doms, tr, t0, t1, factor=None, ideal_idle=False):
     pend = [0.0] * ncpu
     cl_since = [first] * len(doms)
     cl_pend = [0.0] * len(doms)
-    if ideal_idle:
-        cpu_idle = [[0.0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
-        entries = [[0] * len(doms[dom[c]]["idle"]) for c in range(ncpu)]
 
     def account(t):
         """Charge [last, t) to the OPPs, tasks and idle states in force."""

@@ -318,7 +318,7 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
                 f"{_median(s['kthread_ms']):>6}")
     # The same with idle as an ideal governor would choose it.
     if any(r.get("power_ideal_mw") is not None for r in records):
-        out("IDEAL IDLE (energy over equal time / " + REF + " with each idle stretch in the deepest "
+        out("IDEAL IDLE (energy over equal time / " + REF + " with each idle period in the deepest "
             "state its length reaches, as LISA's ideal cpuidle: the guest's cpuidle choices, "
             "which the emulator's timing distorts, set aside; median of per-round ratios "
             "[95% interval])")
