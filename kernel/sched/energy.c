@@ -1046,6 +1046,31 @@ static int sen_wake_target(const struct sen_pick *pk, int kind)
 	return pk->prev_cpu;
 }
 
+/*
+ * A wakeup's decision once the task's figures are in @pk: its own
+ * contribution taken off its CPU, every domain weighed on model @m with
+ * scratch @sc, the margins.  Sets *@why; returns the CPU, -1 for the
+ * classic path.
+ */
+static __always_inline int sen_decide(struct sen_pick *pk,
+				      const struct sen_model *m,
+				      struct sen_scratch *sc, int kind,
+				      int *why)
+{
+	int cpu;
+
+	pk->held = sen_task_contrib(pk->p, &pk->held_cpu, pk->now);
+	pk->span = this_rq()->rd->span;
+	*why = sen_pick_weigh(pk, m, sc);
+	if (*why != SEN_WHY_ENERGY)
+		return -1;
+	cpu = sen_wake_target(pk, kind);
+	*why = cpu == pk->prev_cpu ? SEN_WHY_PREV : SEN_WHY_ENERGY;
+	if (!pk->prev_fits && cpu != pk->prev_cpu && kind == SEN_KIND_WAKEUP)
+		sen_room_note(pk->p, pk->prev_cpu, cpu, pk->now);
+	return cpu;
+}
+
 /**
  * sen_select_cpu() - the CPU where a task costs the least energy
  * @p:		the task being woken, forked or exec'ed
@@ -1087,20 +1112,10 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 	m = sen_model_rcu();
 	sc = this_cpu_ptr(&sen_scratch);
 	/* Pairs with the release in sen_scratch_alloc(): sc->cpu is set. */
-	if (!m || !smp_load_acquire(&sc->util)) {
+	if (!m || !smp_load_acquire(&sc->util))
 		why = SEN_WHY_NOMODEL;
-		goto out;
-	}
-	pk.held = sen_task_contrib(p, &pk.held_cpu, pk.now);
-	pk.span = this_rq()->rd->span;
-	why = sen_pick_weigh(&pk, m, sc);
-	if (why != SEN_WHY_ENERGY)
-		goto out;
-	cpu = sen_wake_target(&pk, kind);
-	why = cpu == prev_cpu ? SEN_WHY_PREV : SEN_WHY_ENERGY;
-	if (!pk.prev_fits && cpu != prev_cpu && kind == SEN_KIND_WAKEUP)
-		sen_room_note(p, prev_cpu, cpu, pk.now);
-out:
+	else
+		cpu = sen_decide(&pk, m, sc, kind, &why);
 	rcu_read_unlock();
 	__this_cpu_inc(sen_stats.n[why]);
 	if (kind != SEN_KIND_WAKEUP)
@@ -1146,6 +1161,62 @@ static int sen_scratch_alloc(void)
 	}
 	return 0;
 }
+
+#if IS_ENABLED(CONFIG_SCHED_ENERGY_KUNIT_TEST)
+/**
+ * sen_scratch_prepare() - allocate the decisions' scratch, for KUnit
+ *
+ * What turning the policy on does first; the scratch stays allocated.
+ *
+ * Context: process context, may sleep.
+ * Return: 0, or -ENOMEM.
+ */
+int sen_scratch_prepare(void)
+{
+	int ret;
+
+	mutex_lock(&sen_policy_mutex);
+	ret = sen_scratch_alloc();
+	mutex_unlock(&sen_policy_mutex);
+	return ret;
+}
+
+/**
+ * sen_select_cpu_on() - sen_select_cpu() on a model of the caller's
+ * @m:		the model: its domains' CPUs must be possible CPUs
+ * @p:		the task
+ * @prev_cpu:	as for sen_select_cpu()
+ * @wake_flags:	as for sen_select_cpu()
+ * @why:	gets the reason (enum sen_why)
+ *
+ * The same decision, code for code, but on @m instead of the published
+ * model, without the trace event and the counters: the KUnit benchmark
+ * sched_energy_decision_cost times whole decisions on synthetic
+ * platforms larger than the board with it.
+ *
+ * Context: an RCU read-side section with interrupts off, as a wakeup's;
+ * sen_scratch_prepare() done.
+ * Return: the CPU, or -1 for the classic path.
+ */
+int sen_select_cpu_on(const struct sen_model *m, struct task_struct *p,
+		      int prev_cpu, int wake_flags, int *why)
+{
+	struct sen_pick pk = {
+		.prev_cpu = prev_cpu, .best_cpu = -1,
+		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
+		.prev_fits = true,
+	};
+	struct sen_scratch *sc = this_cpu_ptr(&sen_scratch);
+
+	sen_pick_task(&pk, p, local_clock());
+	/* As in sen_select_cpu(): sc->cpu and sc->price are set after. */
+	if (!smp_load_acquire(&sc->util)) {
+		*why = SEN_WHY_NOMODEL;
+		return -1;
+	}
+	return sen_decide(&pk, m, sc, sen_kind(wake_flags), why);
+}
+#endif
 
 /*
  * With sched_verbose only, as mainline says "starting EAS": a daemon that

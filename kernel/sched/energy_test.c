@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/sched/energy.h>
 #include <linux/slab.h>
+#include <trace/events/sched_energy.h>
 
 #define PERIOD_US	16000
 
@@ -422,12 +423,40 @@ kunit_test_suite(sen_energy_suite);
  * one wakeup charge at an unchanged OPP (see sen_cost_snap_check()), and
  * that every timed decision picks the CPU a brute-force evaluation of
  * every CPU finds, with the same delta.
+ *
+ * Whole decisions (cases sen_whole_cpus and sen_whole_per_cpu_domains):
+ * sen_select_cpu_on(), the wakeup's decision code for code on a model the
+ * caller gives, times everything above plus what the sums leave out: the
+ * task's figures, the snapshot of every domain (each CPU's utilization,
+ * active and idle state and exit latency, the fit checks, the candidates,
+ * the tipping points) and the margins.  The same synthetic models, with
+ * 10 OPPs, of 6, 8, 16, 32, 64 and 128 CPUs in domains of four and of 8
+ * to 128 CPUs in domains of one; a guest has fewer CPUs, so each domain's
+ * CPUs are the board's own active CPUs, taken in turn (a domain of four
+ * on four distinct ones).  While the tracker is off (it is at boot; the
+ * case skips otherwise) the board's CPUs are shown a snapshot's
+ * utilizations (sen_util_pose()), a new one every SEN_WHOLE_CHUNK (8)
+ * decisions, and the waking task is a stand-in with a snapshot's demand
+ * and period, counted on no CPU, prev_cpu the board's CPUs in turn.  Each
+ * configuration reports:
+ *
+ *   sched_energy_decision_whole: cpus=C domains=D opps=10 board_cpus=R
+ *   decisions=N ns_per_decision=T ns_per_cpu=T/C ns_best=B
+ *
+ * with B the mean of the fastest chunk.
+ * The board's few CPUs are read again and again, so their data stays
+ * warmer than a real platform of C CPUs would keep it: the figures are a
+ * lower bound there, and the slope over C is the point.  Each case
+ * asserts that every domain got its CPUs and that every decision ended on
+ * an active CPU by energy (why energy or prev), not on the classic path.
  */
 #define SEN_COST_CANDS		5	/* SEN_CANDS_PER_DOM in energy.c */
 #define SEN_COST_DOM_CPUS	4	/* CPUs per domain, but in the per-CPU shape */
 #define SEN_COST_NR_IDLE	3
 #define SEN_COST_SNAPS		8
 #define SEN_COST_CHUNK		64	/* decisions timed between reschedules */
+#define SEN_WHOLE_OPPS		10	/* per domain, in whole decisions */
+#define SEN_WHOLE_CHUNK		8	/* whole decisions per posed snapshot */
 
 static unsigned int bench_decisions = 50;
 module_param(bench_decisions, uint, 0444);
@@ -821,6 +850,167 @@ static void sen_cost_per_cpu_domains(struct kunit *test)
 		sen_cost_run(test, cpus[i], 1);
 }
 
+/*
+ * Whole decisions (see the DOC above, "sched_energy_decision_whole"): the
+ * synthetic CPUs of a bench built by sen_cost_build() become the board's
+ * own active CPUs, in turn, each domain on distinct ones.  Each CPU's
+ * domain is the first one that holds it.
+ */
+static unsigned int sen_whole_map(struct sen_cost_bench *b, int *real)
+{
+	unsigned int nr_real = 0, i, k;
+	int cpu;
+
+	for_each_cpu(cpu, cpu_active_mask)
+		real[nr_real++] = cpu;
+	if (nr_real < b->dom_cpus)
+		return 0;
+	for (i = 0; i < b->m->nr_domains; i++) {
+		struct sen_domain *d = &b->m->dom[i];
+
+		cpumask_clear(&d->cpus);
+		for (k = 0; k < sen_cost_dom_cpus(b, i); k++) {
+			cpu = real[(i * b->dom_cpus + k) % nr_real];
+			cpumask_set_cpu(cpu, &d->cpus);
+			if (b->m->cpu_domain[cpu] < 0)
+				b->m->cpu_domain[cpu] = i;
+		}
+	}
+	return nr_real;
+}
+
+/* Stand-ins for waking tasks: demand, history and period of a snapshot. */
+static struct task_struct *sen_whole_tasks(struct kunit *test,
+					   const struct sen_cost_bench *b)
+{
+	struct task_struct *t;
+	unsigned int i;
+
+	t = kunit_kcalloc(test, SEN_COST_SNAPS, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	for (i = 0; i < SEN_COST_SNAPS; i++) {
+		struct sen_task_util *u = &t[i].sen_util;
+
+		cpumask_copy(&t[i].cpus_mask, cpu_possible_mask);
+		t[i].cpus_ptr = &t[i].cpus_mask;
+		u->demand = b->snap[i].task;
+		u->hist[0] = b->snap[i].task;
+		u->nr_hist = 1;
+		u->spread = b->snap[i].task / 8;
+		u->last_cycle = b->snap[i].period_us * NSEC_PER_USEC;
+		u->contrib_cpu = -1;	/* counted nowhere: a waking task */
+	}
+	return t;
+}
+
+/* Show the board's CPUs a snapshot's utilizations: its first CPUs'. */
+static void sen_whole_pose(const struct sen_cost_bench *b,
+			   const struct sen_cost_snap *s, const int *real,
+			   unsigned int nr_real)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_real; i++)
+		sen_util_pose(real[i], s->util[i % b->nr_cpus]);
+}
+
+/*
+ * Time @n whole decisions in chunks of SEN_WHOLE_CHUNK, each chunk on one
+ * posed snapshot with interrupts off and in an RCU read-side section, as
+ * a wakeup decides; @bad counts decisions that did not end on a CPU.
+ */
+static void sen_whole_time(const struct sen_cost_bench *b,
+			   struct task_struct *t, const int *real,
+			   unsigned int nr_real, unsigned int n, u64 *ns,
+			   u64 *best, unsigned int *bad)
+{
+	unsigned int i, k, end, pass, snap;
+	unsigned long flags;
+	int cpu, why;
+	u64 t0, chunk;
+
+	*ns = 0;
+	*best = U64_MAX;
+	*bad = 0;
+	for (k = 0; k < n; k = end) {
+		end = min(n, k + SEN_WHOLE_CHUNK);
+		snap = (k / SEN_WHOLE_CHUNK) % SEN_COST_SNAPS;
+		sen_whole_pose(b, &b->snap[snap], real, nr_real);
+		/* The first pass warms up, as in sen_cost_time(). */
+		for (pass = 0; pass < 2; pass++) {
+			local_irq_save(flags);
+			rcu_read_lock();
+			t0 = ktime_get_ns();
+			for (i = k; i < end; i++) {
+				cpu = sen_select_cpu_on(b->m, &t[i % SEN_COST_SNAPS],
+							real[i % nr_real], 0, &why);
+				*bad += cpu < 0 || !cpu_active(cpu) ||
+					(why != SEN_WHY_ENERGY && why != SEN_WHY_PREV);
+			}
+			chunk = ktime_get_ns() - t0;
+			rcu_read_unlock();
+			local_irq_restore(flags);
+		}
+		*ns += chunk;
+		*best = min(*best, div_u64(chunk, end - k));
+		cond_resched();
+	}
+}
+
+static void sen_whole_run(struct kunit *test, unsigned int nr_cpus,
+			  unsigned int dom_cpus)
+{
+	unsigned int n = max(bench_decisions, 1U), nr_real, bad, i;
+	struct sen_cost_bench *b;
+	struct task_struct *t;
+	u64 ns = 0, best = 0;
+	int *real;
+
+	bad = 0;
+	KUNIT_ASSERT_EQ(test, sen_scratch_prepare(), 0);
+	b = sen_cost_build(test, nr_cpus, dom_cpus, SEN_WHOLE_OPPS);
+	real = kunit_kcalloc(test, nr_cpu_ids, sizeof(*real), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, real);
+	t = sen_whole_tasks(test, b);
+	/* sen_util_mutex before the hotplug lock, as the tracker takes them. */
+	if (sen_util_pose_begin())
+		kunit_skip(test, "the tracker is on: the CPUs' sums are live");
+	cpus_read_lock();	/* the board's CPUs stay as mapped */
+	nr_real = sen_whole_map(b, real);
+	if (nr_real)
+		sen_whole_time(b, t, real, nr_real, n, &ns, &best, &bad);
+	cpus_read_unlock();
+	sen_util_pose_end();
+	if (!nr_real)
+		kunit_skip(test, "fewer active CPUs than a domain has");
+	for (i = 0; i < b->m->nr_domains; i++)
+		KUNIT_ASSERT_EQ(test, cpumask_weight(&b->m->dom[i].cpus),
+				sen_cost_dom_cpus(b, i));
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	kunit_info(test,
+		   "sched_energy_decision_whole: cpus=%u domains=%u opps=%u board_cpus=%u decisions=%u ns_per_decision=%llu ns_per_cpu=%llu ns_best=%llu",
+		   nr_cpus, b->m->nr_domains, SEN_WHOLE_OPPS, nr_real, n,
+		   div_u64(ns, n), div64_u64(ns, (u64)n * nr_cpus), best);
+}
+
+static void sen_whole_cpus(struct kunit *test)
+{
+	static const unsigned int cpus[] = { 6, 8, 16, 32, 64, 128 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpus); i++)
+		sen_whole_run(test, cpus[i], SEN_COST_DOM_CPUS);
+}
+
+static void sen_whole_per_cpu_domains(struct kunit *test)
+{
+	static const unsigned int cpus[] = { 8, 16, 32, 64, 128 };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cpus); i++)
+		sen_whole_run(test, cpus[i], 1);
+}
+
 static struct kunit_case sen_cost_cases[] = {
 	KUNIT_CASE(sen_cost_6_cpus),
 	KUNIT_CASE(sen_cost_8_cpus),
@@ -828,6 +1018,8 @@ static struct kunit_case sen_cost_cases[] = {
 	KUNIT_CASE(sen_cost_64_cpus),
 	KUNIT_CASE(sen_cost_128_cpus),
 	KUNIT_CASE(sen_cost_per_cpu_domains),
+	KUNIT_CASE(sen_whole_cpus),
+	KUNIT_CASE(sen_whole_per_cpu_domains),
 	{}
 };
 

@@ -919,6 +919,58 @@ void sen_util_track_governor(bool on)
 	schedule_work(&sen_util_track_work);
 }
 
+#if IS_ENABLED(CONFIG_SCHED_ENERGY_KUNIT_TEST)
+/**
+ * sen_util_pose_begin() - keep the tracker off and pose CPU utilizations
+ *
+ * For the KUnit benchmark of whole decisions on synthetic platforms:
+ * while the tracker is off, its per-CPU sums are zero and nothing reads
+ * them but decisions, which do not run then; sen_util_mutex, held until
+ * sen_util_pose_end(), keeps it off (a user that turns it on waits).
+ *
+ * Context: process context, may sleep.
+ * Return: 0 with sen_util_mutex held, or -EBUSY if the tracker is on.
+ */
+int sen_util_pose_begin(void)
+{
+	mutex_lock(&sen_util_mutex);
+	if (READ_ONCE(sen_util_live)) {
+		mutex_unlock(&sen_util_mutex);
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/**
+ * sen_util_pose() - the fair utilization a CPU shows decisions
+ * @cpu:	a possible CPU
+ * @util:	what sen_cpu_fair_util() reads for it until the next pose
+ *
+ * Context: between sen_util_pose_begin() and sen_util_pose_end().
+ */
+void sen_util_pose(int cpu, unsigned long util)
+{
+	lockdep_assert_held(&sen_util_mutex);
+	WRITE_ONCE(per_cpu(sen_util_pcpu, cpu).runnable, util);
+}
+
+/**
+ * sen_util_pose_end() - back to the sums of a tracker that is off
+ *
+ * Zeroes every posed sum, as the tracker leaves them when it stops, and
+ * releases sen_util_mutex.
+ */
+void sen_util_pose_end(void)
+{
+	int cpu;
+
+	lockdep_assert_held(&sen_util_mutex);
+	for_each_possible_cpu(cpu)
+		WRITE_ONCE(per_cpu(sen_util_pcpu, cpu).runnable, 0);
+	mutex_unlock(&sen_util_mutex);
+}
+#endif
+
 /**
  * sen_util_tracking() - is the utilization tracker on
  *
