@@ -108,13 +108,17 @@ def active_only(model, trace):
 
 def decision_cost(path):
     """The KUnit decision-cost benchmark's lines in a console log, as
-    [{"cpus": .., "domains": .., "opps": .., "ns_per_decision": .., ...}]."""
+    [{"kind": "sums" or "whole", "cpus": .., "domains": .., "opps": ..,
+    "ns_per_decision": .., ...}]: "sums" the energy sums of a decision,
+    "whole" the whole decision (sched_energy_decision_whole lines)."""
     rows = []
     if not os.path.exists(path):
         return rows
     with open(path, errors="replace") as f:
         for line in f:
-            m = re.search(r"sched_energy_decision_cost: (cpus=.*)$", line)
+            m = re.search(r"sched_energy_decision_(cost|whole): (cpus=.*)$", line)
             if m:
-                rows.append(dict(kv.split("=") for kv in m.group(1).split()))
+                row = {"kind": "sums" if m.group(1) == "cost" else "whole"}
+                row.update(kv.split("=") for kv in m.group(2).split())
+                rows.append(row)
     return rows

@@ -120,10 +120,16 @@ class AnalyseRun(unittest.TestCase):
     def test_decision_cost(self):
         p = write(os.path.join(self.dir.name, "console.log"),
                   "[    2.5] boot\n[    3.0]     # sched_energy_decision_cost: cpus=6 domains=2 "
-                  "opps=5 ns_per_decision=1234 ns_best=1000 ns_per_domain=617\n")
-        self.assertEqual(decision_cost(p), [{"cpus": "6", "domains": "2", "opps": "5",
-                                             "ns_per_decision": "1234", "ns_best": "1000",
-                                             "ns_per_domain": "617"}])
+                  "opps=5 ns_per_decision=1234 ns_best=1000 ns_per_domain=617\n"
+                  "[    3.1]     # sen_whole_cpus: sched_energy_decision_whole: cpus=8 "
+                  "domains=2 opps=10 board_cpus=6 decisions=50 ns_per_decision=3440 "
+                  "ns_per_cpu=430 ns_best=3100\n")
+        self.assertEqual(decision_cost(p), [
+            {"kind": "sums", "cpus": "6", "domains": "2", "opps": "5",
+             "ns_per_decision": "1234", "ns_best": "1000", "ns_per_domain": "617"},
+            {"kind": "whole", "cpus": "8", "domains": "2", "opps": "10", "board_cpus": "6",
+             "decisions": "50", "ns_per_decision": "3440", "ns_per_cpu": "430",
+             "ns_best": "3100"}])
         self.assertEqual(decision_cost(os.path.join(self.dir.name, "none")), [])
 
 
