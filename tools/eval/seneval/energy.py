@@ -59,6 +59,21 @@ lower convex envelope of (cap_k, m(d, k) cap_k) and idle's (0, 0) (its
 cheapest mix of at most two); beyond the largest capacity it could not
 have been on time anyway and keeps the price above.  With r small f(r) is
 r min m, the bound without deadlines.
+
+one_task_bound() is tighter, for a workload of one periodic task, and
+asks what a policy could do that provisions for the task as it sees it
+run: the least energy of the task on one CPU at one OPP for the whole
+window, where the OPP's capacity covers the task's observed utilization
+(traced running time over wall time, rt-app's own work included) plus
+1/2^shift (sched-energy's least headroom, 1/16), and the CPU's top
+capacity fits it with 20% to spare (fits_capacity(), mainline's rule and
+sched-energy's).  The work priced is the configured work u, as above:
+per period, busy u / cap_k at the OPP's CPU and cluster power, idle the
+rest in the deepest state that gap reaches (CPU and cluster: the other
+CPUs of the domain idle in their deepest state all along), woken once;
+every other domain idle in its deepest state.  The cluster power is not
+shared: no other task runs.  Where the floor above may be far below any
+real schedule of one task, this one is a schedule, the best of its kind.
 """
 from .model import domain_of
 
@@ -298,3 +313,29 @@ def energy_floor(doms, work_s, wall_s, deadlines=()):
             free -= w * 1024 * 1e-6
             timed += cache[(w, t)]
     return wall_s * idle + max(0.0, free) * price + timed
+
+
+def one_task_bound(doms, work_s, wall_s, period_us, observed, shift=4, fit_pct=80):
+    """The least energy of one periodic task (see the top) in the model's
+    unit x s: work_s seconds of configured work over wall_s, activations
+    every period_us, observed its utilization as it ran (capacity units).
+    None if no CPU and OPP qualifies."""
+    if wall_s <= 0 or period_us <= 0:
+        return None
+    u = work_s / wall_s * 1024
+    need = observed * (1 + 2.0 ** -shift)
+    deep = [(len(d["cpus"]) * d["idle"][-1]["cpu"] + d["idle"][-1]["cluster"]) for d in doms]
+    best = None
+    for i, d in enumerate(doms):
+        if observed * 100 >= d["opp"][-1]["cap"] * fit_pct:
+            continue
+        rest = sum(deep) - deep[i] + (len(d["cpus"]) - 1) * d["idle"][-1]["cpu"]
+        for o in d["opp"]:
+            b = u / o["cap"]
+            if o["cap"] < need or b >= 1:
+                continue
+            st = d["idle"][ideal_state(d, period_us * (1 - b) * 1e-6)]
+            p = (b * (o["cpu"] + o["cluster"]) + (1 - b) * (st["cpu"] + st["cluster"])
+                 + st["wakeup"] / period_us + rest)
+            best = p if best is None else min(best, p)
+    return None if best is None else best * wall_s

@@ -24,7 +24,7 @@ import json
 import os
 import re
 
-from .energy import energy_floor, trace_energy
+from .energy import energy_floor, one_task_bound, trace_energy
 from .lisa import lisa_check
 from .model import load_model
 from .perf import model_lateness
@@ -51,14 +51,23 @@ def analyse_run(doms, wl, path, cache):
     late = model_lateness(doms, tr, logdir, t0, t1, off)
     pids = set(tr.rtapp)
     work = sum(log_work(logdir, t0, t1, off).values())
-    timed = [(a["c_duration"], a["c_period"]) for rows in activations(logdir, t0, t1, off).values()
+    acts = activations(logdir, t0, t1, off)
+    timed = [(a["c_duration"], a["c_period"]) for rows in acts.values()
              for a in rows if a["c_period"] > 0]
+    # One periodic rt-app thread: the best a policy provisioning for it as
+    # it ran could do (energy.one_task_bound()).
+    one = None
+    if len(acts) == 1 and len(factor) == 1 and timed and e["wall_s"] > 0:
+        period = sorted(t for _, t in timed)[len(timed) // 2]
+        (f,) = factor.values()
+        one = one_task_bound(doms, work, e["wall_s"], period, work / e["wall_s"] * 1024 / f)
     migr = sum(1 for t, k, c, a, b in tr.ev if k == "m" and a in pids and t0 <= t < t1)
     r = {"window": [t0, t1], "clock_offset_s": off,
          "energy_mj": e["total"] / 1000, "active_mj": e["active"] / 1000,
          "idle_mj": e["idle"] / 1000, "traced_active_mj": e["traced_active"] / 1000,
          "traced_mj": raw["total"] / 1000, "ideal_idle_mj": ideal["total"] / 1000,
          "work_s": work, "floor_mj": energy_floor(doms, work, e["wall_s"], timed) / 1000,
+         "one_task_mj": one / 1000 if one is not None else None,
          "stretch": (sum(1 / f for f in factor.values()) / len(factor)) if factor else 1.0,
          "overrun_ms": e["overrun_ms"], "wall_s": e["wall_s"], "migrations": migr,
          "decisions": tr.decisions, "wakeups": tr.wakeups,

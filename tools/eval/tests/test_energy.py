@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from seneval.energy import energy_floor, trace_energy
+from seneval.energy import energy_floor, one_task_bound, trace_energy
 from seneval.model import parse_model
 from seneval.trace import Trace
 
@@ -234,3 +234,38 @@ class EnergyFloor(unittest.TestCase):
         doms, _ = parse_model(model_text([
             ("0-1", [(500000, 512, 10, 3)], [("WFI", 0, 5, 0)])]))
         self.assertAlmostEqual(energy_floor(doms, 1.0, 1.0), 5 + 1024 * 8 / 512)
+
+
+class OneTaskBound(unittest.TestCase):
+    # DOMS above: residencies 20 us (WFI) and 40 us (off).  Every other
+    # domain in its deepest state: domain 0 2 x 0 + 5, domain 1 4 + 6.
+
+    def test_cheapest_opp_that_covers_the_task(self):
+        # 0.2 s of work in 1 s (u = 204.8) every 16 ms, seen as it is:
+        # needs 217.6.  Domain 1 (256) does not fit it with 20% spare
+        # (204.8 is 80% of 256 exactly).  Domain 0 at 512: busy 0.4 at
+        # 100 + 40, idle 0.6 "off" (9.6 ms reaches it) at 0 + 5, one wakeup
+        # of 1000 per 16000 us, the other CPU off (0) and domain 1 at 10:
+        # 56 + 3 + 0.0625 + 10 = 69.0625.  At 1024: 72 + 4 + 0.0625 + 10.
+        self.assertAlmostEqual(one_task_bound(DOMS, 0.2, 1.0, 16000, 204.8), 69.0625)
+        # Over two seconds, twice.
+        self.assertAlmostEqual(one_task_bound(DOMS, 0.4, 2.0, 16000, 204.8), 2 * 69.0625)
+
+    def test_seen_larger_than_its_work(self):
+        # Seen at 300 (rt-app's own work): 512 still covers 318.75.
+        self.assertAlmostEqual(one_task_bound(DOMS, 0.2, 1.0, 16000, 300), 69.0625)
+        # Seen at 500: only 1024 covers 531.25, priced for the work done.
+        self.assertAlmostEqual(one_task_bound(DOMS, 0.2, 1.0, 16000, 500), 86.0625)
+        # Seen at 900: no CPU fits it with 20% spare.
+        self.assertIsNone(one_task_bound(DOMS, 0.2, 1.0, 16000, 900))
+
+    def test_small_task_on_the_small_domain(self):
+        # u = 51.2: domain 1 busy 0.2 at 50 + 10, idle 0.8 in WFI at 4 + 6,
+        # domain 0 off (5): 12 + 8 + 5 = 25, below domain 0's 28.5625.
+        self.assertAlmostEqual(one_task_bound(DOMS, 0.05, 1.0, 16000, 51.2), 25.0)
+
+    def test_not_below_the_floor(self):
+        for args in ((0.2, 1.0, 16000, 204.8), (0.05, 1.0, 16000, 51.2)):
+            self.assertGreaterEqual(one_task_bound(DOMS, *args),
+                                    energy_floor(DOMS, args[0], args[1],
+                                                 [(args[0] / args[1] * args[2], args[2])]))
