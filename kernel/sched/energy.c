@@ -1162,7 +1162,7 @@ static int sen_scratch_alloc(void)
 	return 0;
 }
 
-#if IS_ENABLED(CONFIG_SCHED_ENERGY_KUNIT_TEST)
+#ifdef CONFIG_SCHED_ENERGY_KUNIT_TEST
 /**
  * sen_scratch_prepare() - allocate the decisions' scratch, for KUnit
  *

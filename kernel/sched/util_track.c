@@ -919,7 +919,7 @@ void sen_util_track_governor(bool on)
 	schedule_work(&sen_util_track_work);
 }
 
-#if IS_ENABLED(CONFIG_SCHED_ENERGY_KUNIT_TEST)
+#ifdef CONFIG_SCHED_ENERGY_KUNIT_TEST
 /**
  * sen_util_pose_begin() - keep the tracker off and pose CPU utilizations
  *

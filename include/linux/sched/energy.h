@@ -467,7 +467,7 @@ u64 sen_domain_energy_with(const struct sen_domain *d,
 			   unsigned long add, u64 period_us,
 			   const struct sen_dom_base *base);
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
-#if IS_ENABLED(CONFIG_SCHED_ENERGY_KUNIT_TEST)
+#ifdef CONFIG_SCHED_ENERGY_KUNIT_TEST
 /* For the KUnit benchmark of whole decisions (energy_test.c). */
 int sen_scratch_prepare(void);
 int sen_select_cpu_on(const struct sen_model *m, struct task_struct *p,
