@@ -1164,19 +1164,29 @@ static int sen_scratch_alloc(void)
 
 #ifdef CONFIG_SCHED_ENERGY_KUNIT_TEST
 /**
- * sen_scratch_prepare() - allocate the decisions' scratch, for KUnit
+ * sen_bench_prepare() - ready the decisions of a KUnit benchmark
  *
- * What turning the policy on does first; the scratch stays allocated.
+ * Allocates the decisions' scratch, as turning the policy on does first
+ * (it stays allocated), unless the policy is on or left a domain above
+ * its tipping point: a benchmark's decisions read the real domains'
+ * tipping state (a synthetic domain's is its first CPU's) and would
+ * then end on the classic path, and feed it.
  *
  * Context: process context, may sleep.
- * Return: 0, or -ENOMEM.
+ * Return: 0, -EBUSY (policy on, or a domain tipped), or -ENOMEM.
  */
-int sen_scratch_prepare(void)
+int sen_bench_prepare(void)
 {
-	int ret;
+	int cpu, ret = 0;
 
 	mutex_lock(&sen_policy_mutex);
-	ret = sen_scratch_alloc();
+	if (READ_ONCE(sysctl_sched_energy))
+		ret = -EBUSY;
+	for_each_possible_cpu(cpu)
+		if (READ_ONCE(per_cpu(sen_tip, cpu).tipped))
+			ret = -EBUSY;
+	if (!ret)
+		ret = sen_scratch_alloc();
 	mutex_unlock(&sen_policy_mutex);
 	return ret;
 }
@@ -1190,12 +1200,13 @@ int sen_scratch_prepare(void)
  * @why:	gets the reason (enum sen_why)
  *
  * The same decision, code for code, but on @m instead of the published
- * model, without the trace event and the counters: the KUnit benchmark
+ * model, without the trace event and the counters: the KUnit suite
  * sched_energy_decision_cost times whole decisions on synthetic
- * platforms larger than the board with it.
+ * platforms larger than the board with it (its
+ * sched_energy_decision_whole lines).
  *
  * Context: an RCU read-side section with interrupts off, as a wakeup's;
- * sen_scratch_prepare() done.
+ * sen_bench_prepare() done.
  * Return: the CPU, or -1 for the classic path.
  */
 int sen_select_cpu_on(const struct sen_model *m, struct task_struct *p,
@@ -1208,6 +1219,9 @@ int sen_select_cpu_on(const struct sen_model *m, struct task_struct *p,
 	};
 	struct sen_scratch *sc = this_cpu_ptr(&sen_scratch);
 
+	lockdep_assert_irqs_disabled();
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(),
+			 "a decision needs an RCU read-side section");
 	sen_pick_task(&pk, p, local_clock());
 	/* As in sen_select_cpu(): sc->cpu and sc->price are set after. */
 	if (!smp_load_acquire(&sc->util)) {

@@ -19,6 +19,7 @@
 #include <linux/sched.h>
 #include <linux/sched/energy.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <trace/events/sched_energy.h>
 
 #define PERIOD_US	16000
@@ -433,22 +434,27 @@ kunit_test_suite(sen_energy_suite);
  * 10 OPPs, of 6, 8, 16, 32, 64 and 128 CPUs in domains of four and of 8
  * to 128 CPUs in domains of one; a guest has fewer CPUs, so each domain's
  * CPUs are the board's own active CPUs, taken in turn (a domain of four
- * on four distinct ones).  While the tracker is off (it is at boot; the
- * case skips otherwise) the board's CPUs are shown a snapshot's
- * utilizations (sen_util_pose()), a new one every SEN_WHOLE_CHUNK (8)
- * decisions, and the waking task is a stand-in with a snapshot's demand
- * and period, counted on no CPU, prev_cpu the board's CPUs in turn.  Each
- * configuration reports:
+ * on four distinct ones).  While the tracker is off and the policy has
+ * never tipped a domain (so at boot; the case skips otherwise:
+ * sen_bench_prepare(), sen_util_pose_begin()) the board's CPUs are shown
+ * a snapshot's utilizations (sen_util_pose()), a new one every
+ * SEN_WHOLE_CHUNK (8) decisions, and the waking task is a stand-in with a
+ * snapshot's demand and period, counted on no CPU, prev_cpu the board's
+ * CPUs the model has, in turn.  Each configuration reports:
  *
  *   sched_energy_decision_whole: cpus=C domains=D opps=10 board_cpus=R
- *   decisions=N ns_per_decision=T ns_per_cpu=T/C ns_best=B
+ *   decisions=N ns_per_decision=T ns_per_cpu=T/C ns_best=B ns_median=M
  *
- * with B the mean of the fastest chunk.
- * The board's few CPUs are read again and again, so their data stays
- * warmer than a real platform of C CPUs would keep it: the figures are a
- * lower bound there, and the slope over C is the point.  Each case
- * asserts that every domain got its CPUs and that every decision ended on
- * an active CPU by energy (why energy or prev), not on the classic path.
+ * with R the board's CPUs the model uses, B the mean of the fastest
+ * chunk and M the median chunk's (a host stall inflates T, not M).
+ * Neither a lower nor an upper bound of a real platform of C CPUs: the
+ * board's few CPUs are read again and again, warmer than C CPUs would
+ * be; and a CPU in several synthetic domains is weighed as prev_cpu in
+ * each of them (up to one candidate more per domain), each domain's
+ * tipping state is its first CPU's.  The slope over C is the point.
+ * Each case asserts that every domain got its CPUs and that every timed
+ * decision ended on an active CPU by energy (why energy or prev), not on
+ * the classic path.
  */
 #define SEN_COST_CANDS		5	/* SEN_CANDS_PER_DOM in energy.c */
 #define SEN_COST_DOM_CPUS	4	/* CPUs per domain, but in the per-CPU shape */
@@ -917,12 +923,14 @@ static void sen_whole_pose(const struct sen_cost_bench *b,
 /*
  * Time @n whole decisions in chunks of SEN_WHOLE_CHUNK, each chunk on one
  * posed snapshot with interrupts off and in an RCU read-side section, as
- * a wakeup decides; @bad counts decisions that did not end on a CPU.
+ * a wakeup decides, prev_cpu the first @nr_used of the board's CPUs in
+ * turn (those the model has); @per_chunk gets each chunk's mean, @bad
+ * counts timed decisions that did not end on a CPU.
  */
 static void sen_whole_time(const struct sen_cost_bench *b,
 			   struct task_struct *t, const int *real,
-			   unsigned int nr_real, unsigned int n, u64 *ns,
-			   u64 *best, unsigned int *bad)
+			   unsigned int nr_real, unsigned int nr_used,
+			   unsigned int n, u64 *ns, u64 *per_chunk, unsigned int *bad)
 {
 	unsigned int i, k, end, pass, snap;
 	unsigned long flags;
@@ -930,7 +938,6 @@ static void sen_whole_time(const struct sen_cost_bench *b,
 	u64 t0, chunk;
 
 	*ns = 0;
-	*best = U64_MAX;
 	*bad = 0;
 	for (k = 0; k < n; k = end) {
 		end = min(n, k + SEN_WHOLE_CHUNK);
@@ -943,42 +950,57 @@ static void sen_whole_time(const struct sen_cost_bench *b,
 			t0 = ktime_get_ns();
 			for (i = k; i < end; i++) {
 				cpu = sen_select_cpu_on(b->m, &t[i % SEN_COST_SNAPS],
-							real[i % nr_real], 0, &why);
-				*bad += cpu < 0 || !cpu_active(cpu) ||
-					(why != SEN_WHY_ENERGY && why != SEN_WHY_PREV);
+							real[i % nr_used], 0, &why);
+				*bad += pass && (cpu < 0 || !cpu_active(cpu) ||
+						 (why != SEN_WHY_ENERGY &&
+						  why != SEN_WHY_PREV));
 			}
 			chunk = ktime_get_ns() - t0;
 			rcu_read_unlock();
 			local_irq_restore(flags);
 		}
 		*ns += chunk;
-		*best = min(*best, div_u64(chunk, end - k));
+		per_chunk[k / SEN_WHOLE_CHUNK] = div_u64(chunk, end - k);
 		cond_resched();
 	}
+}
+
+static int sen_whole_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
 }
 
 static void sen_whole_run(struct kunit *test, unsigned int nr_cpus,
 			  unsigned int dom_cpus)
 {
-	unsigned int n = max(bench_decisions, 1U), nr_real, bad, i;
+	unsigned int n = max(bench_decisions, 1U), nr_real, nr_used, bad;
 	struct sen_cost_bench *b;
 	struct task_struct *t;
-	u64 ns = 0, best = 0;
-	int *real;
+	unsigned int i, nr_chunks = DIV_ROUND_UP(n, SEN_WHOLE_CHUNK);
+	u64 ns = 0, *chunk;
+	int *real, ret;
 
 	bad = 0;
-	KUNIT_ASSERT_EQ(test, sen_scratch_prepare(), 0);
+	ret = sen_bench_prepare();
+	if (ret == -EBUSY)
+		kunit_skip(test, "the policy is on or left a domain tipped");
+	KUNIT_ASSERT_EQ(test, ret, 0);
 	b = sen_cost_build(test, nr_cpus, dom_cpus, SEN_WHOLE_OPPS);
 	real = kunit_kcalloc(test, nr_cpu_ids, sizeof(*real), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, real);
 	t = sen_whole_tasks(test, b);
+	chunk = kunit_kcalloc(test, nr_chunks, sizeof(*chunk), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, chunk);
 	/* sen_util_mutex before the hotplug lock, as the tracker takes them. */
 	if (sen_util_pose_begin())
 		kunit_skip(test, "the tracker is on: the CPUs' sums are live");
 	cpus_read_lock();	/* the board's CPUs stay as mapped */
 	nr_real = sen_whole_map(b, real);
+	nr_used = min(nr_real, nr_cpus);
 	if (nr_real)
-		sen_whole_time(b, t, real, nr_real, n, &ns, &best, &bad);
+		sen_whole_time(b, t, real, nr_real, nr_used, n, &ns, chunk, &bad);
 	cpus_read_unlock();
 	sen_util_pose_end();
 	if (!nr_real)
@@ -987,10 +1009,12 @@ static void sen_whole_run(struct kunit *test, unsigned int nr_cpus,
 		KUNIT_ASSERT_EQ(test, cpumask_weight(&b->m->dom[i].cpus),
 				sen_cost_dom_cpus(b, i));
 	KUNIT_EXPECT_EQ(test, bad, 0U);
+	sort(chunk, nr_chunks, sizeof(*chunk), sen_whole_cmp, NULL);
 	kunit_info(test,
-		   "sched_energy_decision_whole: cpus=%u domains=%u opps=%u board_cpus=%u decisions=%u ns_per_decision=%llu ns_per_cpu=%llu ns_best=%llu",
-		   nr_cpus, b->m->nr_domains, SEN_WHOLE_OPPS, nr_real, n,
-		   div_u64(ns, n), div64_u64(ns, (u64)n * nr_cpus), best);
+		   "sched_energy_decision_whole: cpus=%u domains=%u opps=%u board_cpus=%u decisions=%u ns_per_decision=%llu ns_per_cpu=%llu ns_best=%llu ns_median=%llu",
+		   nr_cpus, b->m->nr_domains, SEN_WHOLE_OPPS, nr_used, n,
+		   div_u64(ns, n), div64_u64(ns, (u64)n * nr_cpus), chunk[0],
+		   chunk[nr_chunks / 2]);
 }
 
 static void sen_whole_cpus(struct kunit *test)

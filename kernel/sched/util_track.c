@@ -924,17 +924,23 @@ void sen_util_track_governor(bool on)
  * sen_util_pose_begin() - keep the tracker off and pose CPU utilizations
  *
  * For the KUnit benchmark of whole decisions on synthetic platforms:
- * while the tracker is off, its per-CPU sums are zero and nothing reads
- * them but decisions, which do not run then; sen_util_mutex, held until
- * sen_util_pose_end(), keeps it off (a user that turns it on waits).
+ * while the tracker is off and has no user, its per-CPU sums are zero
+ * and unused (their readers are the policy's decisions, the sched_energy
+ * governor, debugfs and the trace event); sen_util_mutex, held until
+ * sen_util_pose_end(), keeps the tracker off: a user that turns it on
+ * waits.  A sched_energy governor started meanwhile would read the posed
+ * sums until then, as it reads the zero sums of a tracker it waits for
+ * (sen_util_track_governor()).
  *
  * Context: process context, may sleep.
- * Return: 0 with sen_util_mutex held, or -EBUSY if the tracker is on.
+ * Return: 0 with sen_util_mutex held, or -EBUSY if the tracker is on or
+ * a governor is about to turn it on.
  */
 int sen_util_pose_begin(void)
 {
 	mutex_lock(&sen_util_mutex);
-	if (READ_ONCE(sen_util_live)) {
+	if (READ_ONCE(sen_util_live) ||
+	    atomic_read(&sen_util_governor_users) > 0) {
 		mutex_unlock(&sen_util_mutex);
 		return -EBUSY;
 	}
@@ -959,6 +965,8 @@ void sen_util_pose(int cpu, unsigned long util)
  *
  * Zeroes every posed sum, as the tracker leaves them when it stops, and
  * releases sen_util_mutex.
+ *
+ * Context: after sen_util_pose_begin() returned 0; may sleep.
  */
 void sen_util_pose_end(void)
 {

@@ -469,7 +469,7 @@ u64 sen_domain_energy_with(const struct sen_domain *d,
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags);
 #ifdef CONFIG_SCHED_ENERGY_KUNIT_TEST
 /* For the KUnit benchmark of whole decisions (energy_test.c). */
-int sen_scratch_prepare(void);
+int sen_bench_prepare(void);
 int sen_select_cpu_on(const struct sen_model *m, struct task_struct *p,
 		      int prev_cpu, int wake_flags, int *why);
 int sen_util_pose_begin(void);

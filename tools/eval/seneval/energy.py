@@ -318,8 +318,11 @@ def energy_floor(doms, work_s, wall_s, deadlines=()):
 def one_task_bound(doms, work_s, wall_s, period_us, observed, shift=4, fit_pct=80):
     """The least energy of one periodic task (see the top) in the model's
     unit x s: work_s seconds of configured work over wall_s, activations
-    every period_us, observed its utilization as it ran (capacity units).
-    None if no CPU and OPP qualifies."""
+    every period_us, observed its utilization as it ran (capacity units:
+    traced running time over wall time x 1024, which is invariant only
+    because the emulator runs every CPU and OPP at one speed).  shift:
+    the headroom's 1/2^shift (sched-energy's default least headroom,
+    whatever a trial mode set).  None if no CPU and OPP qualifies."""
     if wall_s <= 0 or period_us <= 0:
         return None
     u = work_s / wall_s * 1024

@@ -263,7 +263,8 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
     bounds = {w: per_round(records, w, REF, "one_task_share") for w in workloads}
     if REF in modes and any(bounds.values()):
         out(f"ONE-TASK BOUND (a workload of one periodic task: the least energy of that task on "
-            f"one CPU at one OPP covering its utilization as it ran plus 1/16, on a CPU it fits "
+            f"one CPU at one OPP covering its utilization as it ran plus 1/16 (the default least "
+            f"headroom, whatever a trial mode sets), on a CPU it fits "
             f"with 20% spare, idle between activations in the deepest state the gap reaches, "
             f"every other CPU and cluster in its deepest state): over {REF}'s energy, median of "
             f"its runs [lowest-highest]; and each mode's energy over its own runs' bound, median "
