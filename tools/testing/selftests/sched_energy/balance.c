@@ -483,16 +483,18 @@ TEST_F(bal, tipping_point_hysteresis)
 
 TEST_F(bal, fresh_task_not_pushed_for_room)
 {
-	static char buf[1 << 20];
+	static char buf[1 << 20], copy[1 << 20];
 	int l = se_first_cpu(1), i, status, pushed = 0, waiting = 0, moved = 0;
 	int sampled = 0, young = 0;
 	char *line, *save = NULL, *body, *p;
+	bool stopper, bad[5] = { false };
 	uint64_t life[5];
-	bool stopper;
 	pid_t pid[5];
 	double t;
 	long v;
 
+	/* The tracker's view of the children too, to explain a failure. */
+	se_trace_on("sched_energy/sen_util_task", "0");
 	if (se_trace_on("sched_energy/sen_balance", "0"))
 		SKIP(return, "cannot trace sched_energy/sen_balance");
 	ASSERT_EQ(0, se_pin(0, l));
@@ -517,7 +519,9 @@ TEST_F(bal, fresh_task_not_pushed_for_room)
 		moved += WEXITSTATUS(status);
 	}
 	se_trace_pause("sched_energy/sen_balance");
+	se_trace_pause("sched_energy/sen_util_task");
 	ASSERT_LT(0, se_read(SE_TRACEFS "/trace", buf, sizeof(buf)));
+	memcpy(copy, buf, sizeof(buf));
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (se_trace_event(line, &t, &body) || !strstr(body, "kind=push") ||
 		    !strstr(body, "fit:"))
@@ -537,10 +541,25 @@ TEST_F(bal, fresh_task_not_pushed_for_room)
 				       (unsigned long long)life[i] / 1000000, body);
 			} else {
 				pushed++;
-				TH_LOG("pushed while running, fresh: %s", body);
+				bad[i] = true;
+				TH_LOG("pushed while running, fresh (%llu ms of life): %s",
+				       (unsigned long long)life[i] / 1000000, body);
 			}
 		}
 	}
+	/* What the tracker saw of a child pushed while fresh. */
+	save = NULL;
+	for (line = strtok_r(copy, "\n", &save); pushed && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (se_trace_event(line, &t, &body) || !strstr(body, "sen_util_task"))
+			continue;
+		p = strstr(body, " pid=");
+		v = p ? atol(p + 5) : -1;
+		for (i = 0; i < 5; i++)
+			if (v == pid[i] && bad[i])
+				TH_LOG("  at %.6f s: %s", t / 1e9, body);
+	}
+	se_trace_off("sched_energy/sen_util_task");
 	se_trace_off("sched_energy/sen_balance");
 	TH_LOG("pushed for room running: %d of %d young, %d older; %d waiting; %d off LITTLE",
 	       pushed, young, sampled, waiting, moved);
