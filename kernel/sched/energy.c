@@ -128,6 +128,15 @@ struct sen_scratch {
 
 static DEFINE_PER_CPU(struct sen_scratch, sen_scratch);
 
+/* This CPU's scratch, NULL until sen_scratch_alloc() has published it. */
+static inline struct sen_scratch *sen_scratch_get(void)
+{
+	struct sen_scratch *sc = this_cpu_ptr(&sen_scratch);
+
+	/* Pairs with the release in sen_scratch_alloc(): sc->cpu is set. */
+	return smp_load_acquire(&sc->util) ? sc : NULL;
+}
+
 enum sen_stat {
 	SEN_STAT_ENERGY = SEN_WHY_ENERGY,
 	SEN_STAT_PREV = SEN_WHY_PREV,
@@ -897,9 +906,8 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 	/* idle_get_state() wants a real RCU read side, not only irqs off. */
 	rcu_read_lock();
 	m = sen_model_rcu();
-	sc = this_cpu_ptr(&sen_scratch);
-	/* Pairs with the release in sen_scratch_alloc(), as above. */
-	if (!m || !smp_load_acquire(&sc->util))
+	sc = sen_scratch_get();
+	if (!m || !sc)
 		goto out;
 	pk.held = sen_task_contrib(p, &pk.held_cpu, pk.now);
 	pk.span = cpu_rq(cpu)->rd->span;
@@ -1046,6 +1054,18 @@ static int sen_wake_target(const struct sen_pick *pk, int kind)
 	return pk->prev_cpu;
 }
 
+/* A wakeup's decision for @p from @prev_cpu, its figures read. */
+static __always_inline void sen_pick_wake(struct sen_pick *pk,
+					  struct task_struct *p, int prev_cpu)
+{
+	*pk = (struct sen_pick) {
+		.prev_cpu = prev_cpu, .best_cpu = -1,
+		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
+		.prev_fits = true,	/* false only if weighed and too full */
+	};
+	sen_pick_task(pk, p, local_clock());
+}
+
 /*
  * A wakeup's decision once the task's figures are in @pk: its own
  * contribution taken off its CPU, every domain weighed on model @m with
@@ -1092,17 +1112,13 @@ static __always_inline int sen_decide(struct sen_pick *pk,
  */
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	struct sen_pick pk = {
-		.prev_cpu = prev_cpu, .best_cpu = -1,
-		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
-		.prev_fits = true,	/* false only if weighed and too full */
-	};
 	char trace[SEN_TRACE_LEN] __uninitialized;	/* read only once set */
+	int kind = sen_kind(wake_flags), why, cpu = -1;
 	const struct sen_model *m;
 	struct sen_scratch *sc;
-	int kind = sen_kind(wake_flags), why, cpu = -1;
+	struct sen_pick pk;
 
-	sen_pick_task(&pk, p, local_clock());
+	sen_pick_wake(&pk, p, prev_cpu);
 	if (trace_sen_decision_enabled()) {
 		trace[0] = '\0';
 		pk.trace = trace;
@@ -1110,9 +1126,8 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 
 	rcu_read_lock();
 	m = sen_model_rcu();
-	sc = this_cpu_ptr(&sen_scratch);
-	/* Pairs with the release in sen_scratch_alloc(): sc->cpu is set. */
-	if (!m || !smp_load_acquire(&sc->util))
+	sc = sen_scratch_get();
+	if (!m || !sc)
 		why = SEN_WHY_NOMODEL;
 	else
 		cpu = sen_decide(&pk, m, sc, kind, &why);
@@ -1212,19 +1227,14 @@ int sen_bench_prepare(void)
 int sen_select_cpu_on(const struct sen_model *m, struct task_struct *p,
 		      int prev_cpu, int wake_flags, int *why)
 {
-	struct sen_pick pk = {
-		.prev_cpu = prev_cpu, .best_cpu = -1,
-		.prev_delta = S64_MAX, .held_cpu = -1, .target = -1,
-		.prev_fits = true,
-	};
-	struct sen_scratch *sc = this_cpu_ptr(&sen_scratch);
+	struct sen_scratch *sc = sen_scratch_get();
+	struct sen_pick pk;
 
 	lockdep_assert_irqs_disabled();
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(),
 			 "a decision needs an RCU read-side section");
-	sen_pick_task(&pk, p, local_clock());
-	/* As in sen_select_cpu(): sc->cpu and sc->price are set after. */
-	if (!smp_load_acquire(&sc->util)) {
+	sen_pick_wake(&pk, p, prev_cpu);
+	if (!sc) {
 		*why = SEN_WHY_NOMODEL;
 		return -1;
 	}
