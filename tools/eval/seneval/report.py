@@ -84,7 +84,6 @@ def mark_left_out(records, budget_pct):
         if r.get("floor_mj") is not None and r.get("energy_mj"):
             r["floor_share"] = r["floor_mj"] / r["energy_mj"]
         if r.get("one_task_mj") and r.get("energy_mj"):
-            r["one_task_share"] = r["one_task_mj"] / r["energy_mj"]
             r["over_one_task"] = r["energy_mj"] / r["one_task_mj"]
             if r.get("ideal_idle_mj"):
                 r["ideal_over_one_task"] = r["ideal_idle_mj"] / r["one_task_mj"]
@@ -260,7 +259,7 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
         for i in range(0, len(line), 3):
             out("  " + "; ".join(line[i:i + 3]))
     # One-task bound.
-    bounds = {w: per_round(records, w, REF, "one_task_share") for w in workloads}
+    bounds = {w: per_round(records, w, REF, "over_one_task") for w in workloads}
     if REF in modes and any(bounds.values()):
         out(f"ONE-TASK BOUND (a workload of one periodic task: the least energy of that task on "
             f"one CPU at one OPP covering its utilization as it ran plus 1/16 (the default least "
@@ -270,7 +269,7 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
             f"its runs [lowest-highest]; and each mode's energy over its own runs' bound, median "
             f"(with idle as an ideal governor would choose it, as the bound has it)")
         for w in workloads:
-            xs = sorted(bounds[w].values())
+            xs = sorted(1 / v for v in bounds[w].values())
             if not xs:
                 continue
             over = {m: sorted(per_round(records, w, m, "over_one_task").values()) for m in modes}
