@@ -60,20 +60,23 @@ cheapest mix of at most two); beyond the largest capacity it could not
 have been on time anyway and keeps the price above.  With r small f(r) is
 r min m, the bound without deadlines.
 
-one_task_bound() is tighter, for a workload of one periodic task, and
-asks what a policy could do that provisions for the task as it sees it
-run: the least energy of the task on one CPU at one OPP for the whole
-window, where the OPP's capacity covers the task's observed utilization
+periodic_bound() is tighter, for a workload of periodic tasks of one
+period, and asks what a policy could do that provisions for the tasks as
+it sees them run: the least energy over every placement of the tasks on
+CPUs (a CPU may take several) and one OPP per domain for the whole
+window, where each busy CPU's OPP covers its tasks' observed utilization
 (traced running time over wall time, rt-app's own work included) plus
 1/2^shift (sched-energy's least headroom, 1/16), and the CPU's top
-capacity fits it with 20% to spare (fits_capacity(), mainline's rule and
-sched-energy's).  The work priced is the configured work u, as above:
-per period, busy u / cap_k at the OPP's CPU and cluster power, idle the
-rest in the deepest state that gap reaches (CPU and cluster: the other
-CPUs of the domain idle in their deepest state all along), woken once;
-every other domain idle in its deepest state.  The cluster power is not
-shared: no other task runs.  Where the floor above may be far below any
-real schedule of one task, this one is a schedule, the best of its kind.
+capacity fits that observed sum with 20% to spare (fits_capacity(),
+mainline's rule and sched-energy's).  The work priced is the configured
+work u, as above: per period, a CPU is busy its tasks' u / cap_k back to
+back at the OPP's CPU power and idle the rest in the deepest state that
+gap reaches, woken once; the activations of a domain's CPUs are aligned,
+so its cluster is active the longest of its CPUs' busy times at the
+OPP's cluster power and idle the rest in the state that gap reaches;
+idle CPUs and domains stay in their deepest state.  Where the floor
+above may be far below any real schedule, this one is a schedule, the
+best of its kind; with one task it is the task on one CPU at one OPP.
 """
 from .model import domain_of
 
@@ -315,30 +318,84 @@ def energy_floor(doms, work_s, wall_s, deadlines=()):
     return wall_s * idle + max(0.0, free) * price + timed
 
 
-def one_task_bound(doms, work_s, wall_s, period_us, observed, shift=4, fit_pct=80):
-    """The least energy of one periodic task (see the top) in the model's
-    unit x s: work_s seconds of configured work over wall_s, activations
-    every period_us, observed its utilization as it ran (capacity units:
-    traced running time over wall time x 1024, which is invariant only
-    because the emulator runs every CPU and OPP at one speed).  shift:
-    the headroom's 1/2^shift (sched-energy's default least headroom,
-    whatever a trial mode set).  None if no CPU and OPP qualifies."""
-    if wall_s <= 0 or period_us <= 0:
-        return None
-    u = work_s / wall_s * 1024
-    need = observed * (1 + 2.0 ** -shift)
-    deep = [(len(d["cpus"]) * d["idle"][-1]["cpu"] + d["idle"][-1]["cluster"]) for d in doms]
-    best = None
-    for i, d in enumerate(doms):
-        if observed * 100 >= d["opp"][-1]["cap"] * fit_pct:
-            continue
-        rest = sum(deep) - deep[i] + (len(d["cpus"]) - 1) * d["idle"][-1]["cpu"]
-        for o in d["opp"]:
-            b = u / o["cap"]
-            if o["cap"] < need or b >= 1:
+def _groups(n, doms, fits):
+    """Every placement of tasks 0..n-1 on doms' CPUs up to the order of a
+    domain's CPUs: {domain index: [[task, ...] per busy CPU]}.  fits(d, i):
+    whether task i may run in domain d at all."""
+    def place(i, cur):
+        if i == n:
+            yield {d: [list(g) for g in gs] for d, gs in cur.items() if gs}
+            return
+        for d, dom in enumerate(doms):
+            if not fits(d, i):
                 continue
+            gs = cur.setdefault(d, [])
+            for g in gs:
+                g.append(i)
+                yield from place(i + 1, cur)
+                g.pop()
+            if len(gs) < len(dom["cpus"]):
+                gs.append([i])
+                yield from place(i + 1, cur)
+                gs.pop()
+    yield from place(0, {})
+
+
+def _domain_power(d, groups, u, seen, need, period_us, fit):
+    """The least mean power of domain d running each group of tasks on a CPU
+    of its own at one OPP (see the top), None if no OPP covers them: u, seen,
+    need: each task's configured and observed utilization and what its OPP
+    must cover; fit: below what a CPU's tasks' observed sum must stay."""
+    best = None
+    deep = d["idle"][-1]
+    free = (len(d["cpus"]) - len(groups)) * deep["cpu"]
+    if not groups:
+        return free + deep["cluster"]
+    if any(sum(seen[i] for i in g) >= fit for g in groups):
+        return None
+    for o in d["opp"]:
+        bs = [sum(u[i] for i in g) / o["cap"] for g in groups]
+        if max(bs) >= 1 or any(sum(need[i] for i in g) > o["cap"] for g in groups):
+            continue
+        p = free
+        for b in bs:
             st = d["idle"][ideal_state(d, period_us * (1 - b) * 1e-6)]
-            p = (b * (o["cpu"] + o["cluster"]) + (1 - b) * (st["cpu"] + st["cluster"])
-                 + st["wakeup"] / period_us + rest)
+            p += b * o["cpu"] + (1 - b) * st["cpu"] + st["wakeup"] / period_us
+        b = max(bs)
+        st = d["idle"][ideal_state(d, period_us * (1 - b) * 1e-6)]
+        p += b * o["cluster"] + (1 - b) * st["cluster"]
+        best = p if best is None else min(best, p)
+    return best
+
+
+def periodic_bound(doms, tasks, wall_s, period_us, shift=4, fit_pct=80):
+    """The least energy of periodic tasks of one period (see the top) in the
+    model's unit x s: tasks [(work_s, observed)], work_s seconds of
+    configured work over wall_s, activations every period_us, observed the
+    task's utilization as it ran (capacity units: traced running time over
+    wall time x 1024, which is invariant only because the emulator runs
+    every CPU and OPP at one speed).  shift: the headroom's 1/2^shift
+    (sched-energy's default least headroom, whatever a trial mode set).
+    None if no placement and OPPs qualify."""
+    if wall_s <= 0 or period_us <= 0 or not tasks:
+        return None
+    u = [w / wall_s * 1024 for w, _ in tasks]
+    seen = [o for _, o in tasks]
+    need = [o * (1 + 2.0 ** -shift) for o in seen]
+    fit = [d["opp"][-1]["cap"] * fit_pct / 100 for d in doms]
+    idle = [_domain_power(d, [], u, seen, need, period_us, 0) for d in doms]
+    cache = {}
+    best = None
+    for place in _groups(len(tasks), doms,
+                         lambda d, i: seen[i] < fit[d]):
+        p = sum(idle)
+        for d, groups in place.items():
+            key = (d, tuple(sorted(tuple(g) for g in groups)))
+            if key not in cache:
+                cache[key] = _domain_power(doms[d], groups, u, seen, need, period_us, fit[d])
+            if cache[key] is None:
+                break
+            p += cache[key] - idle[d]
+        else:
             best = p if best is None else min(best, p)
     return None if best is None else best * wall_s

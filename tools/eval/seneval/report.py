@@ -83,10 +83,10 @@ def mark_left_out(records, budget_pct):
                                    else r["ideal_idle_mj"])
         if r.get("floor_mj") is not None and r.get("energy_mj"):
             r["floor_share"] = r["floor_mj"] / r["energy_mj"]
-        if r.get("one_task_mj") and r.get("energy_mj"):
-            r["over_one_task"] = r["energy_mj"] / r["one_task_mj"]
+        if r.get("bound_mj") and r.get("energy_mj"):
+            r["over_bound"] = r["energy_mj"] / r["bound_mj"]
             if r.get("ideal_idle_mj"):
-                r["ideal_over_one_task"] = r["ideal_idle_mj"] / r["one_task_mj"]
+                r["ideal_over_bound"] = r["ideal_idle_mj"] / r["bound_mj"]
     for r in records:
         med = stats.median(cells[(r["workload"], r["mode"])])
         r["left_out"] = _share(r) > budget_pct and _share(r) > 2 * med
@@ -258,24 +258,25 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
                 line.append(f"{w} {stats.median(xs):.2f} [{xs[0]:.2f}-{xs[-1]:.2f}]")
         for i in range(0, len(line), 3):
             out("  " + "; ".join(line[i:i + 3]))
-    # One-task bound.
-    bounds = {w: per_round(records, w, REF, "over_one_task") for w in workloads}
+    # Periodic bound.
+    bounds = {w: per_round(records, w, REF, "over_bound") for w in workloads}
     if REF in modes and any(bounds.values()):
-        out(f"ONE-TASK BOUND (a workload of one periodic task: the least energy of that task on "
-            f"one CPU at one OPP covering its utilization as it ran plus 1/16 (the default least "
-            f"headroom, whatever a trial mode sets), on a CPU it fits "
-            f"with 20% spare, idle between activations in the deepest state the gap reaches, "
-            f"every other CPU and cluster in its deepest state): over {REF}'s energy, median of "
+        out(f"PERIODIC BOUND (a workload of periodic tasks of one period and constant work: the "
+            f"least energy of those tasks, each CPU's at one OPP per cluster for the whole window "
+            f"covering its tasks' utilization as they ran plus 1/16 (the default least headroom, "
+            f"whatever a trial mode sets), on CPUs they fit with 20% spare, activations aligned, "
+            f"idle between them in the deepest state the gap reaches, every other CPU and cluster "
+            f"in its deepest state; the best placement and OPPs): over {REF}'s energy, median of "
             f"its runs [lowest-highest]; and each mode's energy over its own runs' bound, median "
             f"(with idle as an ideal governor would choose it, as the bound has it)")
         for w in workloads:
             xs = sorted(1 / v for v in bounds[w].values())
             if not xs:
                 continue
-            over = {m: sorted(per_round(records, w, m, "over_one_task").values()) for m in modes}
-            ideal = {m: sorted(per_round(records, w, m, "ideal_over_one_task").values())
+            over = {m: sorted(per_round(records, w, m, "over_bound").values()) for m in modes}
+            ideal = {m: sorted(per_round(records, w, m, "ideal_over_bound").values())
                      for m in modes}
-            summary.setdefault("one_task_bound", {})[w] = {
+            summary.setdefault("periodic_bound", {})[w] = {
                 "median": stats.median(xs), "lo": xs[0], "hi": xs[-1],
                 "over": {m: stats.median(v) for m, v in over.items() if v},
                 "ideal_over": {m: stats.median(v) for m, v in ideal.items() if v}}

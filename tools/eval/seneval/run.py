@@ -24,13 +24,35 @@ import json
 import os
 import re
 
-from .energy import energy_floor, one_task_bound, trace_energy
+from .energy import energy_floor, periodic_bound, trace_energy
 from .lisa import lisa_check
 from .model import load_model
 from .perf import model_lateness
-from .rtapp import (SLACK_PCT, activations, clock_offset, log_work, measured_window, slack,
-                    work_factors)
+from .rtapp import (SLACK_PCT, activations, clock_offset, log_index, log_work, measured_window,
+                    slack, thread_pids, work_factors)
 from .trace import Trace, kthread_time, rtapp_segments
+
+
+def periodic_tasks_bound(doms, tr, acts, factor, wall_s):
+    """energy.periodic_bound() of a run whose rt-app threads all repeat one
+    activation (the same configured work every time, to 5%) with one
+    period (to 1%), every thread seen running; None for any other run.
+    acts: rtapp.activations() of the window; factor: work_factors()."""
+    pid_of = thread_pids(tr)
+    tasks, periods = [], []
+    for name, rows in acts.items():
+        pid = pid_of.get(log_index(name))
+        if not rows or pid not in factor or any(a["c_period"] <= 0 for a in rows):
+            return None
+        work = [a["c_duration"] for a in rows]
+        if max(work) > 1.05 * min(work):
+            return None
+        periods += [a["c_period"] for a in rows]
+        done = sum(work) * 1e-6
+        tasks.append((done, done / wall_s * 1024 / factor[pid]))
+    if not tasks or wall_s <= 0 or max(periods) > 1.01 * min(periods):
+        return None
+    return periodic_bound(doms, tasks, wall_s, sorted(periods)[len(periods) // 2])
 
 
 def analyse_run(doms, wl, path, cache):
@@ -54,20 +76,14 @@ def analyse_run(doms, wl, path, cache):
     acts = activations(logdir, t0, t1, off)
     timed = [(a["c_duration"], a["c_period"]) for rows in acts.values()
              for a in rows if a["c_period"] > 0]
-    # One periodic rt-app thread: the best a policy provisioning for it as
-    # it ran could do (energy.one_task_bound()).
-    one = None
-    if len(acts) == 1 and len(factor) == 1 and timed and e["wall_s"] > 0:
-        period = sorted(t for _, t in timed)[len(timed) // 2]
-        (f,) = factor.values()
-        one = one_task_bound(doms, work, e["wall_s"], period, work / e["wall_s"] * 1024 / f)
+    bound = periodic_tasks_bound(doms, tr, acts, factor, e["wall_s"])
     migr = sum(1 for t, k, c, a, b in tr.ev if k == "m" and a in pids and t0 <= t < t1)
     r = {"window": [t0, t1], "clock_offset_s": off,
          "energy_mj": e["total"] / 1000, "active_mj": e["active"] / 1000,
          "idle_mj": e["idle"] / 1000, "traced_active_mj": e["traced_active"] / 1000,
          "traced_mj": raw["total"] / 1000, "ideal_idle_mj": ideal["total"] / 1000,
          "work_s": work, "floor_mj": energy_floor(doms, work, e["wall_s"], timed) / 1000,
-         "one_task_mj": one / 1000 if one is not None else None,
+         "bound_mj": bound / 1000 if bound is not None else None,
          "stretch": (sum(1 / f for f in factor.values()) / len(factor)) if factor else 1.0,
          "overrun_ms": e["overrun_ms"], "wall_s": e["wall_s"], "migrations": migr,
          "decisions": tr.decisions, "wakeups": tr.wakeups,

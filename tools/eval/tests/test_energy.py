@@ -4,7 +4,7 @@ import os
 import tempfile
 import unittest
 
-from seneval.energy import energy_floor, one_task_bound, trace_energy
+from seneval.energy import energy_floor, periodic_bound, trace_energy
 from seneval.model import parse_model
 from seneval.trace import Trace
 
@@ -236,6 +236,10 @@ class EnergyFloor(unittest.TestCase):
         self.assertAlmostEqual(energy_floor(doms, 1.0, 1.0), 5 + 1024 * 8 / 512)
 
 
+def one_task_bound(doms, work_s, wall_s, period_us, observed):
+    return periodic_bound(doms, [(work_s, observed)], wall_s, period_us)
+
+
 class OneTaskBound(unittest.TestCase):
     # DOMS above: residencies 20 us (WFI) and 40 us (off).  Every other
     # domain in its deepest state: domain 0 2 x 0 + 5, domain 1 4 + 6.
@@ -269,3 +273,39 @@ class OneTaskBound(unittest.TestCase):
             self.assertGreaterEqual(one_task_bound(DOMS, *args),
                                     energy_floor(DOMS, args[0], args[1],
                                                  [(args[0] / args[1] * args[2], args[2])]))
+
+
+class PeriodicBound(unittest.TestCase):
+    # Several tasks of one period: DOMS above, every period 16 ms.
+
+    def test_packed_on_the_small_domain(self):
+        # Two tasks of u = 51.2.  Both on CPU 2 (seen 102.4 fits 204.8):
+        # busy 0.4 at 50 + 10, idle 0.6 in WFI at 4 + 6, domain 0 off (5):
+        # 20 + 2.4 + 4 + 3.6 + 5 = 35.  One on CPU 2 and one on domain 0
+        # (at 512, busy 0.1, off in the gap: 10 + 0.0625 + 4 + 4.5) is
+        # 20 + 18.5625; both on domain 0, on two CPUs, 20.125 + 8.5 + 10.
+        self.assertAlmostEqual(periodic_bound(DOMS, [(0.05, 51.2)] * 2, 1.0, 16000), 35.0)
+
+    def test_cluster_paid_once(self):
+        # Two tasks of u = 204.8: not on CPU 2 (204.8 is not below its
+        # 80%).  On CPUs 0 and 1 at 512, activations aligned: each CPU
+        # busy 0.4 at 100, off in the 9.6 ms gap, woken once (80.125 for
+        # both); the cluster busy 0.4 at 40 and off the rest at 5 (19);
+        # domain 1 idle (10): 109.125.  On one CPU at 512 (busy 0.8, 3.2 ms
+        # gaps still reach off): 80.0625 + 33 + 10 = 123.0625.
+        self.assertAlmostEqual(periodic_bound(DOMS, [(0.2, 204.8)] * 2, 1.0, 16000), 109.125)
+
+    def test_no_room(self):
+        # Three tasks seen at 500: two CPUs fit one each (below 819.2),
+        # not two, and CPU 2 none.
+        self.assertIsNone(periodic_bound(DOMS, [(0.2, 500)] * 3, 1.0, 16000))
+
+    def test_order_and_floor(self):
+        tasks = [(0.05, 51.2), (0.2, 204.8), (0.1, 120)]
+        b = periodic_bound(DOMS, tasks, 1.0, 16000)
+        self.assertAlmostEqual(periodic_bound(DOMS, tasks[::-1], 1.0, 16000), b)
+        work = sum(w for w, _ in tasks)
+        self.assertGreaterEqual(b, energy_floor(DOMS, work, 1.0))
+        # No better than the tasks' one-task bounds would allow with the
+        # idle domains counted once: at least the largest of them.
+        self.assertGreaterEqual(b, max(one_task_bound(DOMS, w, 1.0, 16000, o) for w, o in tasks))

@@ -78,6 +78,11 @@ class AnalyseRun(unittest.TestCase):
         self.assertEqual(r["model_late"], {"small-0": 1.0})
         self.assertEqual(r["model_late_worst"], 1.0)
         self.assertFalse(r["model_slack_pass"])
+        # The periodic bound: 0.1 s of work in 1 s (u = 102.4) seen at
+        # 204.8 (stretch 2), every 16 ms: at cap 512 (covers 217.6) busy
+        # 0.2 at 100 + 40, off in the 12.8 ms gap at 0 + 5, woken once
+        # (1000 / 16000), CPU1 off: 20 + 0.0625 + 8 + 4 = 32.0625 uJ.
+        self.assertAlmostEqual(r["bound_mj"], 0.0320625)
         self.assertAlmostEqual(r["model_ratio_median"]["small-0"], 100 / 16)
         self.assertEqual(r["model_unpriced"], 0)
         self.assertFalse(r["lisa"]["slack_pass"])
@@ -108,6 +113,16 @@ class AnalyseRun(unittest.TestCase):
         self.assertEqual(r["slack_neg"], {"small-0": 0.5})
         self.assertAlmostEqual(r["energy_mj"], 0.166)
         self.assertNotIn("lisa", r)
+        self.assertIsNotNone(r["bound_mj"])
+
+    def test_no_bound_for_varying_work(self):
+        # Activations of 0.1 s and then 0.04 s: not one repeated activation,
+        # so no periodic bound; nor with two periods.
+        for rows in ([(1.0, -5, 100000, 16000, 1.5), (2.0, 5, 40000, 16000, 2.5)],
+                     [(1.0, -5, 100000, 16000, 1.5), (2.0, 5, 100000, 32000, 2.5)]):
+            rtapp_log(os.path.join(self.dir.name, "runs", "Small", "sen-1", "small-0.log"), rows)
+            r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
+            self.assertIsNone(r["bound_mj"])
 
     def test_active_energy(self):
         # As traced over the whole run: 0.4 s at cap 1024, 0.4 * 300 +
