@@ -65,3 +65,50 @@ class ComparePair(unittest.TestCase):
         p, res = self.run_pair(summary, "sen", "senh4")
         self.assertIn("no round has both modes", p.stdout)
         self.assertNotEqual(p.returncode, 0)
+
+
+class ComparePool(unittest.TestCase):
+    """eval-compare --pool: the rounds of several runs of one policy."""
+
+    def run_pool(self, summaries, *args):
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for i, s in enumerate(summaries):
+                paths.append(os.path.join(d, f"r{i}.json"))
+                with open(paths[-1], "w") as f:
+                    json.dump({"meta": {"kernel": "k"}, "summary": s}, f)
+            out = os.path.join(d, "out.json")
+            p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "eval-compare"),
+                                "--pool", *args, *paths, "--json", out],
+                               capture_output=True, text=True, timeout=60)
+            res = json.load(open(out)) if os.path.exists(out) else None
+        return p, res
+
+    def test_rounds_together(self):
+        # Two runs of 8 rounds (rounds numbered 1-8 in each): 16 ratios,
+        # 0.80-0.87 and 0.90-0.97, pooled median 0.885; each run on its own
+        # says 0.835 and 0.935.  A workload only one run has keeps its 8.
+        a = {str(r): 0.79 + 0.01 * r for r in range(1, 9)}
+        b = {str(r): 0.89 + 0.01 * r for r in range(1, 9)}
+        s1 = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": a}}},
+                            "x": {"sen": {"vs_ref": {"ratios": a}}}},
+              "ideal_idle": {"w": {"sen": {"ratios": b}}}}
+        s2 = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": b}}}},
+              "ideal_idle": {"w": {"sen": {"ratios": b}}}}
+        p, res = self.run_pool([s1, s2])
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(res["w"]["n"], 16)
+        self.assertAlmostEqual(res["w"]["median"], 0.885)
+        self.assertEqual(res["x"]["n"], 8)
+        self.assertEqual(res["w"]["verdict"], "better")
+        # --key ideal_idle reads the IDEAL IDLE rows.
+        p, res = self.run_pool([s1, s2], "--key", "ideal_idle")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(res["w"]["n"], 16)
+        self.assertAlmostEqual(res["w"]["median"], 0.935)
+        self.assertNotIn("x", res)
+
+    def test_pool_and_pair_conflict(self):
+        p, res = self.run_pool([{"workloads": {}}], "--pair", "sen", "senh4")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--pool and --pair", p.stderr)
