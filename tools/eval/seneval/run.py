@@ -34,23 +34,37 @@ from .trace import Trace, kthread_time, rtapp_segments
 
 
 def periodic_tasks_bound(doms, tr, acts, factor, wall_s):
-    """energy.periodic_bound() of a run whose rt-app threads all repeat one
-    activation (the same configured work every time, to 5%) with one
-    period (to 1%), every thread seen running; None for any other run.
+    """energy.periodic_bound() of a run whose rt-app threads with work all
+    repeat one activation (the same configured work every time, to 5%)
+    with one period (to 5%: a period read off the starts wobbles with the
+    host), every such thread seen running; None for any
+    other run.  A thread's period is its timer's, or without a timer (a
+    thread another one resumes, as in the examples' chains) the median
+    time between its activations' starts; threads that do no work (a
+    timer that only resumes another thread) are left out.  The bound does
+    not know a chain's order: it may run a chain's links side by side.
     acts: rtapp.activations() of the window; factor: work_factors()."""
     pid_of = thread_pids(tr)
     tasks, periods = [], []
     for name, rows in acts.items():
-        pid = pid_of.get(log_index(name))
-        if not rows or pid not in factor or any(a["c_period"] <= 0 for a in rows):
+        if not rows:
             return None
         work = [a["c_duration"] for a in rows]
-        if max(work) > 1.05 * min(work):
+        if not any(work):
+            continue
+        pid = pid_of.get(log_index(name))
+        if pid not in factor or min(work) <= 0 or max(work) > 1.05 * min(work):
             return None
-        periods += [a["c_period"] for a in rows]
+        if all(a["c_period"] > 0 for a in rows):
+            periods += [a["c_period"] for a in rows]
+        elif len(rows) >= 3:
+            gaps = sorted(b["start"] - a["start"] for a, b in zip(rows, rows[1:]))
+            periods.append(gaps[len(gaps) // 2])
+        else:
+            return None
         done = sum(work) * 1e-6
         tasks.append((done, done / wall_s * 1024 / factor[pid]))
-    if not tasks or wall_s <= 0 or max(periods) > 1.01 * min(periods):
+    if not tasks or wall_s <= 0 or min(periods) <= 0 or max(periods) > 1.05 * min(periods):
         return None
     return periodic_bound(doms, tasks, wall_s, sorted(periods)[len(periods) // 2])
 

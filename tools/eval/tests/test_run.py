@@ -115,6 +115,24 @@ class AnalyseRun(unittest.TestCase):
         self.assertNotIn("lisa", r)
         self.assertIsNotNone(r["bound_mj"])
 
+    def test_bound_of_a_thread_without_timer(self):
+        # Activations of 10 ms of work every 30 ms with no timer (a thread
+        # another one resumes): the period is read off the starts.  Work
+        # 0.03 s over 2.5 s (u = 12.288), traced 0.4 s (factor 0.075), seen
+        # at 163.84: at cap 512 busy 0.024 at 100 + 40, off in the 29.3 ms
+        # gap at 0 + 5, woken once (1000 / 30000), CPU1 off:
+        # 2.4 + 0.0333 + 0.96 + 4.88 = 8.2733 uW over 2.5 s.
+        rtapp_log(os.path.join(self.dir.name, "runs", "Small", "sen-1", "small-0.log"),
+                  [(1.0, 0, 10000, 0), (1.03, 0, 10000, 0), (1.06, 0, 10000, 0)])
+        r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
+        self.assertAlmostEqual(r["bound_mj"], (2.4 + 1000 / 30000 + 0.96 + 4.88) * 2.5 / 1000)
+        # A timer thread that does no work (it only resumes the other) is
+        # left out: the same bound.
+        rtapp_log(os.path.join(self.dir.name, "runs", "Small", "sen-1", "tick-1.log"),
+                  [(1.0 + 0.006 * i, 0, 0, 6000) for i in range(10)])
+        r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
+        self.assertAlmostEqual(r["bound_mj"], (2.4 + 1000 / 30000 + 0.96 + 4.88) * 2.5 / 1000)
+
     def test_no_bound_for_varying_work(self):
         # Activations of 0.1 s and then 0.04 s: not one repeated activation,
         # so no periodic bound; nor with two periods.
