@@ -108,7 +108,18 @@ class ComparePool(unittest.TestCase):
         self.assertAlmostEqual(res["w"]["median"], 0.935)
         self.assertNotIn("x", res)
 
-    def test_pool_and_pair_conflict(self):
-        p, res = self.run_pool([{"workloads": {}}], "--pair", "sen", "senh4")
-        self.assertNotEqual(p.returncode, 0)
-        self.assertIn("--pool and --pair", p.stderr)
+    def test_pool_pairs(self):
+        # --pool --pair: the round-by-round ratios of two modes in each run
+        # (senh4 0.9 of sen in run one, 0.8 in run two), taken together.
+        sen = {str(r): 0.8 + 0.03 * r for r in range(1, 9)}
+        s1 = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": sen}},
+                                  "senh4": {"vs_ref": {"ratios": {
+                                      r: 0.9 * v for r, v in sen.items()}}}}}}
+        s2 = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": sen}},
+                                  "senh4": {"vs_ref": {"ratios": {
+                                      r: 0.8 * v for r, v in sen.items()}}}}}}
+        p, res = self.run_pool([s1, s2], "--pair", "sen", "senh4")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(res["w"]["n"], 16)
+        self.assertAlmostEqual(res["w"]["median"], 0.85)
+        self.assertEqual(res["w"]["verdict"], "better")
