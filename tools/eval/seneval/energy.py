@@ -318,6 +318,9 @@ def energy_floor(doms, work_s, wall_s, deadlines=()):
     return wall_s * idle + max(0.0, free) * price + timed
 
 
+MAX_BOUND_TASKS = 8
+
+
 def _groups(n, doms, fits):
     """Every placement of tasks 0..n-1 on doms' CPUs up to the order of a
     domain's CPUs: {domain index: [[task, ...] per busy CPU]}.  fits(d, i):
@@ -376,8 +379,10 @@ def periodic_bound(doms, tasks, wall_s, period_us, shift=4, fit_pct=80):
     wall time x 1024, which is invariant only because the emulator runs
     every CPU and OPP at one speed).  shift: the headroom's 1/2^shift
     (sched-energy's default least headroom, whatever a trial mode set).
-    None if no placement and OPPs qualify."""
-    if wall_s <= 0 or period_us <= 0 or not tasks:
+    None if no placement and OPPs qualify, or for more than MAX_BOUND_TASKS
+    tasks (the placements grow as set partitions do: 3.5 million for ten
+    tasks on two domains of four CPUs)."""
+    if wall_s <= 0 or period_us <= 0 or not tasks or len(tasks) > MAX_BOUND_TASKS:
         return None
     u = [w / wall_s * 1024 for w, _ in tasks]
     seen = [o for _, o in tasks]

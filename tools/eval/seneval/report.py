@@ -203,6 +203,9 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
         + ", ".join(f"{m} ({mode_text(m)})" for m in modes))
     out(f"host speed: rt-app {meta['pload']} ns per loop (per boot; lower is faster); "
         f"kernel {meta.get('kernel', '?')}")
+    if meta.get("extra_events"):
+        out(f"extra trace events (EVAL_EVENTS; their cost is in every run): "
+            f"{' '.join(meta['extra_events'])}")
     ndat = sum(1 for r in records if r.get("dat"))
     out(f"traces: trace-cmd's trace.dat beside {ndat} of {len(records)} runs "
         f"(runs/WORKLOAD/MODE-ROUND.dat: kernelshark, trace-cmd report -i)")

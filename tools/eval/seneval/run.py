@@ -30,41 +30,48 @@ from .model import load_model
 from .perf import model_lateness
 from .rtapp import (SLACK_PCT, activations, clock_offset, log_index, log_work, measured_window,
                     slack, thread_pids, work_factors)
-from .trace import Trace, kthread_time, rtapp_segments
+from .trace import Trace, busy_by_pid, kthread_time, rtapp_segments
 
 
-def periodic_tasks_bound(doms, tr, acts, factor, wall_s):
+def periodic_tasks_bound(doms, tr, acts, wall_s, t0, t1):
     """energy.periodic_bound() of a run whose rt-app threads with work all
     repeat one activation (the same configured work every time, to 5%)
     with one period (to 5%: a period read off the starts wobbles with the
-    host), every such thread seen running; None for any
-    other run.  A thread's period is its timer's, or without a timer (a
-    thread another one resumes, as in the examples' chains) the median
-    time between its activations' starts; threads that do no work (a
-    timer that only resumes another thread) are left out.  The bound does
-    not know a chain's order: it may run a chain's links side by side.
-    acts: rtapp.activations() of the window; factor: work_factors()."""
+    host) all through the window (their activations times the period
+    cover it, to 10%), every such thread seen running; None for any other
+    run.  A thread's period is its timer's, or without a timer (a thread
+    another one resumes, as in the examples' chains) the median time
+    between its activations' starts; threads that do no work (a timer
+    that only resumes another thread) are left out.  A thread's observed
+    utilization is its traced running time over the window.  The bound
+    does not know a chain's order: it may run a chain's links side by
+    side.  acts: rtapp.activations() of the window [t0, t1)."""
+    if wall_s <= 0:
+        return None
     pid_of = thread_pids(tr)
+    busy = busy_by_pid(tr, t0, t1)
     tasks, periods = [], []
     for name, rows in acts.items():
-        if not rows:
-            return None
         work = [a["c_duration"] for a in rows]
-        if not any(work):
+        if rows and not any(work):
             continue
         pid = pid_of.get(log_index(name))
-        if pid not in factor or min(work) <= 0 or max(work) > 1.05 * min(work):
+        if (len(rows) < 3 or not busy.get(pid) or min(work) <= 0 or
+                max(work) > 1.05 * min(work)):
             return None
         if all(a["c_period"] > 0 for a in rows):
-            periods += [a["c_period"] for a in rows]
-        elif len(rows) >= 3:
-            gaps = sorted(b["start"] - a["start"] for a, b in zip(rows, rows[1:]))
-            periods.append(gaps[len(gaps) // 2])
+            timer = sorted(a["c_period"] for a in rows)
+            if timer[-1] > 1.05 * timer[0]:
+                return None
+            period = timer[len(rows) // 2]
         else:
+            gaps = sorted(b["start"] - a["start"] for a, b in zip(rows, rows[1:]))
+            period = gaps[len(gaps) // 2]
+        if period <= 0 or abs(len(rows) * period * 1e-6 - wall_s) > 0.1 * wall_s:
             return None
-        done = sum(work) * 1e-6
-        tasks.append((done, done / wall_s * 1024 / factor[pid]))
-    if not tasks or wall_s <= 0 or min(periods) <= 0 or max(periods) > 1.05 * min(periods):
+        periods.append(period)
+        tasks.append((sum(work) * 1e-6, busy[pid] / wall_s * 1024))
+    if not tasks or max(periods) > 1.05 * min(periods):
         return None
     return periodic_bound(doms, tasks, wall_s, sorted(periods)[len(periods) // 2])
 
@@ -90,7 +97,7 @@ def analyse_run(doms, wl, path, cache):
     acts = activations(logdir, t0, t1, off)
     timed = [(a["c_duration"], a["c_period"]) for rows in acts.values()
              for a in rows if a["c_period"] > 0]
-    bound = periodic_tasks_bound(doms, tr, acts, factor, e["wall_s"])
+    bound = periodic_tasks_bound(doms, tr, acts, e["wall_s"], t0, t1)
     migr = sum(1 for t, k, c, a, b in tr.ev if k == "m" and a in pids and t0 <= t < t1)
     r = {"window": [t0, t1], "clock_offset_s": off,
          "energy_mj": e["total"] / 1000, "active_mj": e["active"] / 1000,

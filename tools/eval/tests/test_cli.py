@@ -108,6 +108,15 @@ class ComparePool(unittest.TestCase):
         self.assertAlmostEqual(res["w"]["median"], 0.935)
         self.assertNotIn("x", res)
 
+    def test_pool_needs_runs_and_a_workload(self):
+        s = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": {"1": 1.0}}}}}}
+        p, res = self.run_pool([s])
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("two or more", p.stderr)
+        p, res = self.run_pool([s, s], "--mode", "senh4")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("no workload has senh4", p.stderr)
+
     def test_pool_pairs(self):
         # --pool --pair: the round-by-round ratios of two modes in each run
         # (senh4 0.9 of sen in run one, 0.8 in run two), taken together.

@@ -295,6 +295,22 @@ class PeriodicBound(unittest.TestCase):
         # gaps still reach off): 80.0625 + 33 + 10 = 123.0625.
         self.assertAlmostEqual(periodic_bound(DOMS, [(0.2, 204.8)] * 2, 1.0, 16000), 109.125)
 
+    def test_unequal_tasks_share_the_cluster(self):
+        # u = 204.8 (only domain 0 fits it) and u = 51.2.  The small one on
+        # CPU 2 (busy 0.2: 10 + 3.2 + 2 + 4.8 = 20), the large one on CPU 0
+        # at 512 (busy 0.4: 40 + 0.0625, cluster 16 + 3): 79.0625.  Both on
+        # CPUs 0 and 1 at 512: CPUs 40.0625 + 10.0625, the cluster busy as
+        # long as the busier CPU (0.4: 19, not 0.1's 8.5), domain 1 idle
+        # (10): 79.125.  Both on CPU 0 (busy 0.5): 50.0625 + 22.5 + 10.
+        self.assertAlmostEqual(periodic_bound(DOMS, [(0.2, 204.8), (0.05, 51.2)], 1.0, 16000),
+                               79.0625)
+
+    def test_a_cpu_fits_its_tasks_sum(self):
+        # Three tasks seen at 420: each fits domain 0 (below 819.2), two
+        # on one CPU do not (840), though 1024 would cover them with the
+        # headroom (892.5); CPU 2 fits none.
+        self.assertIsNone(periodic_bound(DOMS, [(0.05, 420)] * 3, 1.0, 16000))
+
     def test_no_room(self):
         # Three tasks seen at 500: two CPUs fit one each (below 819.2),
         # not two, and CPU 2 none.

@@ -78,11 +78,9 @@ class AnalyseRun(unittest.TestCase):
         self.assertEqual(r["model_late"], {"small-0": 1.0})
         self.assertEqual(r["model_late_worst"], 1.0)
         self.assertFalse(r["model_slack_pass"])
-        # The periodic bound: 0.1 s of work in 1 s (u = 102.4) seen at
-        # 204.8 (stretch 2), every 16 ms: at cap 512 (covers 217.6) busy
-        # 0.2 at 100 + 40, off in the 12.8 ms gap at 0 + 5, woken once
-        # (1000 / 16000), CPU1 off: 20 + 0.0625 + 8 + 4 = 32.0625 uJ.
-        self.assertAlmostEqual(r["bound_mj"], 0.0320625)
+        # One activation in the window is not a periodic task all through
+        # it: no periodic bound.
+        self.assertIsNone(r["bound_mj"])
         self.assertAlmostEqual(r["model_ratio_median"]["small-0"], 100 / 16)
         self.assertEqual(r["model_unpriced"], 0)
         self.assertFalse(r["lisa"]["slack_pass"])
@@ -113,31 +111,50 @@ class AnalyseRun(unittest.TestCase):
         self.assertEqual(r["slack_neg"], {"small-0": 0.5})
         self.assertAlmostEqual(r["energy_mj"], 0.166)
         self.assertNotIn("lisa", r)
-        self.assertIsNotNone(r["bound_mj"])
+        # Two activations 16 ms apart do not fill 2.5 s: no periodic bound.
+        self.assertIsNone(r["bound_mj"])
 
-    def test_bound_of_a_thread_without_timer(self):
-        # Activations of 10 ms of work every 30 ms with no timer (a thread
-        # another one resumes): the period is read off the starts.  Work
-        # 0.03 s over 2.5 s (u = 12.288), traced 0.4 s (factor 0.075), seen
-        # at 163.84: at cap 512 busy 0.024 at 100 + 40, off in the 29.3 ms
-        # gap at 0 + 5, woken once (1000 / 30000), CPU1 off:
-        # 2.4 + 0.0333 + 0.96 + 4.88 = 8.2733 uW over 2.5 s.
-        rtapp_log(os.path.join(self.dir.name, "runs", "Small", "sen-1", "small-0.log"),
-                  [(1.0, 0, 10000, 0), (1.03, 0, 10000, 0), (1.06, 0, 10000, 0)])
+    def test_periodic_bound(self):
+        # A timer thread all through the window (1.0-3.5): 157 activations
+        # of 1 ms every 16 ms, 0.157 s of work (u = 64.3072), traced 0.4 s
+        # (seen at 163.84).  At cap 512 (covers 174.08) busy 0.1256 at
+        # 100 + 40, off in the 14 ms gap at 0 + 5, woken once (1000 /
+        # 16000), CPU1 off: 12.56 + 0.0625 + 5.024 + 4.372 = 22.0185 uW
+        # over 2.5 s.  (At 1024: 18.84 + 0.0625 + 3.768 + 4.686.)
+        # (The trace without its two "begins loop" markers: rows and
+        # markers would not pair, and the clock offset is then 0.)
+        write(self.path, "".join(x for x in TRACE if "begins loop" not in x))
+        log = os.path.join(self.dir.name, "runs", "Small", "sen-1", "small-0.log")
+        rtapp_log(log, [(1.0 + 0.016 * i, 0, 1000, 16000) for i in range(157)])
         r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
-        self.assertAlmostEqual(r["bound_mj"], (2.4 + 1000 / 30000 + 0.96 + 4.88) * 2.5 / 1000)
+        self.assertAlmostEqual(r["bound_mj"], 22.0185 * 2.5 / 1000)
+        # Without a timer (resumed by another thread), 84 activations of
+        # 5 ms every 30 ms: the period is read off the starts.  0.42 s of
+        # work (u = 172.032), seen at 163.84: at 512 busy 0.336 at 100 +
+        # 40, off in the 19.9 ms gap, woken once (1000 / 30000): 33.6 +
+        # 0.0333 + 13.44 + 3.32 = 50.3933 uW.
+        rtapp_log(log, [(1.0 + 0.03 * i, 0, 5000, 0) for i in range(84)])
+        r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
+        self.assertAlmostEqual(r["bound_mj"], (33.6 + 1000 / 30000 + 13.44 + 3.32) * 2.5 / 1000)
         # A timer thread that does no work (it only resumes the other) is
         # left out: the same bound.
         rtapp_log(os.path.join(self.dir.name, "runs", "Small", "sen-1", "tick-1.log"),
                   [(1.0 + 0.006 * i, 0, 0, 6000) for i in range(10)])
         r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
-        self.assertAlmostEqual(r["bound_mj"], (2.4 + 1000 / 30000 + 0.96 + 4.88) * 2.5 / 1000)
+        self.assertAlmostEqual(r["bound_mj"], (33.6 + 1000 / 30000 + 13.44 + 3.32) * 2.5 / 1000)
+        # Half the window's activations: not all through it, no bound.
+        rtapp_log(log, [(1.0 + 0.03 * i, 0, 5000, 0) for i in range(42)])
+        r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
+        self.assertIsNone(r["bound_mj"])
 
     def test_no_bound_for_varying_work(self):
-        # Activations of 0.1 s and then 0.04 s: not one repeated activation,
-        # so no periodic bound; nor with two periods.
-        for rows in ([(1.0, -5, 100000, 16000, 1.5), (2.0, 5, 40000, 16000, 2.5)],
-                     [(1.0, -5, 100000, 16000, 1.5), (2.0, 5, 100000, 32000, 2.5)]):
+        write(self.path, "".join(x for x in TRACE if "begins loop" not in x))
+        # Activations all through the window of 1 ms and then 0.4 ms: not
+        # one repeated activation, so no periodic bound; nor with two
+        # periods.
+        for rows in ([(1.0 + 0.016 * i, 0, 1000 if i < 80 else 400, 16000) for i in range(157)],
+                     [(1.0 + 0.016 * i, 0, 1000, 16000 if i < 80 else 17000)
+                      for i in range(157)]):
             rtapp_log(os.path.join(self.dir.name, "runs", "Small", "sen-1", "small-0.log"), rows)
             r, segs, tr = analyse_run(self.doms, EXAMPLE_WL, self.path, {})
             self.assertIsNone(r["bound_mj"])
