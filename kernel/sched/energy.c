@@ -102,9 +102,6 @@
 #define SEN_TIP_GAP_NS		(2 * TICK_NSEC)
 #define SEN_TIP_EVAL_NS		NSEC_PER_MSEC
 #define SEN_UNTIP_NS		(16 * NSEC_PER_MSEC)
-/* Room for the decision trace's candidate list. */
-#define SEN_TRACE_LEN		SEN_CAND_LEN
-
 DEFINE_STATIC_KEY_FALSE(sen_policy_key);
 
 static unsigned int sysctl_sched_energy;
@@ -478,8 +475,8 @@ struct sen_pick {
 	bool prev_fits;
 	unsigned long room_cap;		/* held off CPUs this small */
 	u64 now;			/* local_clock() at the start */
-	char *trace;			/* NULL when the event is off */
-	int trace_len;
+	struct sen_cand *trace;		/* NULL when the event is off */
+	int trace_len;			/* candidates in @trace */
 };
 
 /* Room to grow: SEN_FIT_PCT% of the capacity, as fits_capacity(). */
@@ -590,14 +587,18 @@ void sen_room_note(struct task_struct *p, int src, int dst, u64 now)
 	WRITE_ONCE(u->roomed, t);
 }
 
+/* Keep a candidate for the trace, while its event is on (see sen_cand). */
+static void sen_trace_add(struct sen_pick *pk, int cpu, s32 delta)
+{
+	if (pk->trace && pk->trace_len < SEN_NR_CANDS)
+		pk->trace[pk->trace_len++] = (struct sen_cand){ cpu, delta };
+}
+
 static void sen_trace_cand(struct sen_pick *pk, int cpu, s64 delta)
 {
-	if (!pk->trace)
-		return;
-	pk->trace_len += scnprintf(pk->trace + pk->trace_len,
-				   SEN_TRACE_LEN - pk->trace_len, "%s%d:%+lld",
-				   pk->trace_len ? "," : "", cpu,
-				   div_s64(delta, SCHED_CAPACITY_SCALE));
+	if (pk->trace)
+		sen_trace_add(pk, cpu, clamp_t(s64, div_s64(delta, SCHED_CAPACITY_SCALE),
+					       SEN_CAND_FIT + 1, S32_MAX));
 }
 
 static struct sen_tip *sen_domain_tip(const struct sen_domain *d)
@@ -902,7 +903,6 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 	int why;
 
 	sen_pick_task(&pk, p, now);
-	mv->cand[0] = '\0';
 	/* idle_get_state() wants a real RCU read side, not only irqs off. */
 	rcu_read_lock();
 	m = sen_model_rcu();
@@ -927,11 +927,7 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 	if (!pk.prev_fits && pk.fit_cpu >= 0) {
 		mv->dst = pk.fit_cpu;
 		mv->fit = true;
-		if (pk.trace)
-			pk.trace_len += scnprintf(mv->cand + pk.trace_len,
-						  SEN_CAND_LEN - pk.trace_len,
-						  "%sfit:%d", pk.trace_len ? "," : "",
-						  pk.fit_cpu);
+		sen_trace_add(&pk, pk.fit_cpu, SEN_CAND_FIT);
 		mv->cost = 0;
 		mv->saving = 0;
 		ok = true;
@@ -946,6 +942,7 @@ bool sen_balance_pick(struct task_struct *p, int cpu, int target, u64 now,
 	ok = true;
 out:
 	rcu_read_unlock();
+	mv->nr_cand = pk.trace_len;
 	return ok;
 }
 
@@ -1112,17 +1109,15 @@ static __always_inline int sen_decide(struct sen_pick *pk,
  */
 int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 {
-	char trace[SEN_TRACE_LEN] __uninitialized;	/* read only once set */
+	struct sen_cand trace[SEN_NR_CANDS] __uninitialized;	/* read once set */
 	int kind = sen_kind(wake_flags), why, cpu = -1;
 	const struct sen_model *m;
 	struct sen_scratch *sc;
 	struct sen_pick pk;
 
 	sen_pick_wake(&pk, p, prev_cpu);
-	if (trace_sen_decision_enabled()) {
-		trace[0] = '\0';
+	if (trace_sen_decision_enabled())
 		pk.trace = trace;
-	}
 
 	rcu_read_lock();
 	m = sen_model_rcu();
@@ -1138,7 +1133,7 @@ int sen_select_cpu(struct task_struct *p, int prev_cpu, int wake_flags)
 					   SEN_STAT_EXEC]);
 	if (pk.trace)
 		trace_sen_decision(p, kind, prev_cpu, pk.util, pk.period_us,
-				   pk.trace_len ? trace : "-", cpu, why);
+				   trace, pk.trace_len, cpu, why);
 	return cpu;
 }
 

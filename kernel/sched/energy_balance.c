@@ -257,8 +257,8 @@ static int sen_push_stop(void *data)
 	local_irq_enable();
 
 	trace_sen_balance(p, SEN_BALANCE_PUSH, cpu_of(src), w->dst,
-			  div_s64(w->mv.saving, SCHED_CAPACITY_SCALE), w->mv.cand,
-			  done);
+			  div_s64(w->mv.saving, SCHED_CAPACITY_SCALE),
+			  w->mv.cand, w->mv.nr_cand, done);
 	this_cpu_inc(sen_bal_stats.n[done ? SEN_BAL_PUSH : SEN_BAL_PUSH_FAILED]);
 	put_task_struct(p);
 	WRITE_ONCE(w->busy, false);
@@ -325,7 +325,7 @@ void sen_balance_tick(struct rq *rq)
 		/* Traced while detached: once attached it may run and exit. */
 		trace_sen_balance(moved, SEN_BALANCE_PUSH, cpu, w->mv.dst,
 				  div_s64(w->mv.saving, SCHED_CAPACITY_SCALE),
-				  w->mv.cand, 1);
+				  w->mv.cand, w->mv.nr_cand, 1);
 		sen_attach(moved, w->mv.dst);
 		__this_cpu_inc(sen_bal_stats.n[SEN_BAL_PUSH]);
 	}
@@ -378,7 +378,7 @@ int sen_balance_newidle(struct rq *this_rq)
 			sen_detach(src, p, this_cpu, mv.fit);
 			trace_sen_balance(p, SEN_BALANCE_PULL, cpu, this_cpu,
 					  div_s64(mv.saving, SCHED_CAPACITY_SCALE),
-					  mv.cand, 1);
+					  mv.cand, mv.nr_cand, 1);
 			pulled = p;
 			break;
 		}

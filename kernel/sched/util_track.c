@@ -90,6 +90,38 @@
 #define CREATE_TRACE_POINTS
 #include <trace/events/sched_energy.h>
 
+/**
+ * sen_trace_print_cands() - print a trace's candidates when it is read
+ * @p:		the trace's output sequence
+ * @cands:	the candidates recorded (struct sen_cand)
+ * @len:	their size in bytes
+ *
+ * Return: "cpu:delta,..." ("fit:cpu" for a move for capacity), "-" for
+ * none, NUL-terminated in @p.
+ */
+const char *sen_trace_print_cands(struct trace_seq *p, const void *cands,
+				  unsigned int len)
+{
+	const char *ret = trace_seq_buffer_ptr(p);
+	const struct sen_cand *c = cands;
+	unsigned int i, n = len / sizeof(*c);
+
+	/* The events keep a candidate as two s32 (a field must be scalar). */
+	BUILD_BUG_ON(sizeof(*c) != 2 * sizeof(s32));
+
+	for (i = 0; i < n; i++) {
+		if (c[i].delta == SEN_CAND_FIT)
+			trace_seq_printf(p, "%sfit:%d", i ? "," : "", c[i].cpu);
+		else
+			trace_seq_printf(p, "%s%d:%+d", i ? "," : "", c[i].cpu,
+					 c[i].delta);
+	}
+	if (!n)
+		trace_seq_putc(p, '-');
+	trace_seq_putc(p, '\0');
+	return ret;
+}
+
 /* A lone sample more than 2^SEN_UTIL_OUTLIER_SHIFT times the others. */
 #define SEN_UTIL_OUTLIER_SHIFT	1
 

@@ -477,8 +477,25 @@ void sen_util_pose(int cpu, unsigned long util);
 void sen_util_pose_end(void);
 #endif
 
-/* Room for a decision's candidate list ("cpu:delta,..."). */
-#define SEN_CAND_LEN	128
+/**
+ * struct sen_cand - a candidate CPU as the decision and balance traces list it
+ * @cpu:	the CPU
+ * @delta:	the energy placing the task there adds to the CPU's domain
+ *		(mean power over the task's period, model unit), or
+ *		SEN_CAND_FIT for the balancer's move for capacity to @cpu
+ *
+ * Recorded raw while the event is on and formatted only when the trace is
+ * read (sen_trace_print_cands()): formatting in the decision made a traced
+ * wakeup tens of microseconds longer on an emulated CPU.
+ */
+struct sen_cand {
+	s32 cpu;
+	s32 delta;
+};
+
+#define SEN_CAND_FIT	S32_MIN
+/* The candidates a trace keeps; the rest of a larger platform's are left out. */
+#define SEN_NR_CANDS	16
 
 /**
  * struct sen_move - a move the energy-aware balancer weighs
@@ -491,7 +508,7 @@ void sen_util_pose_end(void);
  *		(an energy move there needs a larger saving)
  * @cand:	the weighed candidates, as the decision trace lists them;
  *		written only while the sched_energy:sen_balance event is on
- *		(formatting them cost more than weighing them), else ""
+ * @nr_cand:	how many of @cand are set (0 while the event is off)
  */
 struct sen_move {
 	int dst;
@@ -499,7 +516,8 @@ struct sen_move {
 	bool local;
 	s64 saving;
 	s64 cost;
-	char cand[SEN_CAND_LEN];
+	struct sen_cand cand[SEN_NR_CANDS];
+	int nr_cand;
 };
 
 /**

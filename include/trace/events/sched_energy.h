@@ -14,6 +14,13 @@
 #include <linux/sched.h>
 #include <linux/tracepoint.h>
 
+#ifndef _SEN_CANDS_DEFINED
+#define _SEN_CANDS_DEFINED
+struct trace_seq;
+const char *sen_trace_print_cands(struct trace_seq *p, const void *cands,
+				  unsigned int len);
+#endif
+
 #ifndef _SEN_UTIL_EV_DEFINED
 #define _SEN_UTIL_EV_DEFINED
 /* Why a task's demand was updated. */
@@ -106,24 +113,24 @@ TRACE_DEFINE_ENUM(SEN_KIND_FORK);
 TRACE_DEFINE_ENUM(SEN_KIND_EXEC);
 
 /*
- * One placement decision.  @cands lists the candidates weighed, as
- * "cpu:delta" separated by commas, delta being the energy the move adds
- * to the candidate's domain (mean power over the period, model unit); a
- * candidate that does not fit is not listed.  @cpu is -1 when the classic
- * path decides.
+ * One placement decision.  @cands lists the @nr_cands candidates weighed
+ * (struct sen_cand, kept as two s32 each), printed as "cpu:delta" separated by commas ("-" for
+ * none), delta being the energy the move adds to the candidate's domain
+ * (mean power over the period, model unit); a candidate that does not fit
+ * is not listed.  @cpu is -1 when the classic path decides.
  */
 TRACE_EVENT(sen_decision,
 	    TP_PROTO(struct task_struct *p, int kind, int prev_cpu,
-		     unsigned long util, u64 period_us, const char *cands,
-		     int cpu, int why),
-	    TP_ARGS(p, kind, prev_cpu, util, period_us, cands, cpu, why),
+		     unsigned long util, u64 period_us,
+		     const struct sen_cand *cands, int nr_cands, int cpu, int why),
+	    TP_ARGS(p, kind, prev_cpu, util, period_us, cands, nr_cands, cpu, why),
 	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
 			     __field(pid_t, pid)
 			     __field(int, kind)
 			     __field(int, prev_cpu)
 			     __field(unsigned long, util)
 			     __field(u64, period_us)
-			     __string(cands, cands)
+			     __dynamic_array(s32, cands, 2 * nr_cands)
 			     __field(int, cpu)
 			     __field(int, why)),
 	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
@@ -132,7 +139,8 @@ TRACE_EVENT(sen_decision,
 			   __entry->prev_cpu = prev_cpu;
 			   __entry->util = util;
 			   __entry->period_us = period_us;
-			   __assign_str(cands, cands);
+			   memcpy(__get_dynamic_array(cands), cands,
+				  __get_dynamic_array_len(cands));
 			   __entry->cpu = cpu;
 			   __entry->why = why;),
 	    TP_printk("comm=%s pid=%d kind=%s prev_cpu=%d util=%lu period_us=%llu cands=%s cpu=%d why=%s",
@@ -142,7 +150,9 @@ TRACE_EVENT(sen_decision,
 				       { SEN_KIND_FORK, "fork" },
 				       { SEN_KIND_EXEC, "exec" }),
 		      __entry->prev_cpu, __entry->util, __entry->period_us,
-		      __get_str(cands), __entry->cpu,
+		      sen_trace_print_cands(p, __get_dynamic_array(cands),
+					    __get_dynamic_array_len(cands)),
+		      __entry->cpu,
 		      __print_symbolic(__entry->why,
 				       { SEN_WHY_ENERGY, "energy" },
 				       { SEN_WHY_PREV, "prev" },
@@ -190,21 +200,23 @@ TRACE_DEFINE_ENUM(SEN_BALANCE_PULL);
 
 /*
  * One move of the energy-aware balancer: @p from @src to @dst, saving
- * @saving (mean power over the task's period, model unit); @cands as in
- * sen_decision.  @done is 0 when the task could not be moved after all
- * (it slept, its affinity changed, a CPU went offline).
+ * @saving (mean power over the task's period, model unit); @cands and
+ * @nr_cands as in sen_decision ("fit:cpu" for a move for capacity).
+ * @done is 0 when the task could not be moved after all (it slept, its
+ * affinity changed, a CPU went offline).
  */
 TRACE_EVENT(sen_balance,
 	    TP_PROTO(struct task_struct *p, int kind, int src, int dst,
-		     s64 saving, const char *cands, int done),
-	    TP_ARGS(p, kind, src, dst, saving, cands, done),
+		     s64 saving, const struct sen_cand *cands, int nr_cands,
+		     int done),
+	    TP_ARGS(p, kind, src, dst, saving, cands, nr_cands, done),
 	    TP_STRUCT__entry(__array(char, comm, TASK_COMM_LEN)
 			     __field(pid_t, pid)
 			     __field(int, kind)
 			     __field(int, src)
 			     __field(int, dst)
 			     __field(s64, saving)
-			     __string(cands, cands)
+			     __dynamic_array(s32, cands, 2 * nr_cands)
 			     __field(int, done)),
 	    TP_fast_assign(memcpy(__entry->comm, p->comm, TASK_COMM_LEN);
 			   __entry->pid = p->pid;
@@ -212,7 +224,8 @@ TRACE_EVENT(sen_balance,
 			   __entry->src = src;
 			   __entry->dst = dst;
 			   __entry->saving = saving;
-			   __assign_str(cands, cands);
+			   memcpy(__get_dynamic_array(cands), cands,
+				  __get_dynamic_array_len(cands));
 			   __entry->done = done;),
 	    TP_printk("comm=%s pid=%d kind=%s src=%d dst=%d saving=%lld cands=%s done=%d",
 		      __entry->comm, __entry->pid,
@@ -220,7 +233,9 @@ TRACE_EVENT(sen_balance,
 				       { SEN_BALANCE_PUSH, "push" },
 				       { SEN_BALANCE_PULL, "pull" }),
 		      __entry->src, __entry->dst, __entry->saving,
-		      __get_str(cands), __entry->done)
+		      sen_trace_print_cands(p, __get_dynamic_array(cands),
+					    __get_dynamic_array_len(cands)),
+		      __entry->done)
 );
 
 #ifndef _SEN_FREQ_DEFINED
