@@ -30,7 +30,10 @@ times of the "se: start" and "se: end" markers (guest/bin/se-eval writes
 them around a run); Trace.first and Trace.last, the times of the first and
 last lines read; Trace.rtapp, {pid: comm} of rt-app's threads (each writes
 "[IDX] starts" itself); Trace.decisions and Trace.wakeups, the numbers of
-sen_decision and sched_wakeup* events in the whole trace.
+sched-energy's placement decisions and of sched_wakeup* events in the
+whole trace.  The decisions are what a "se: decisions N" marker says
+(guest/bin/se-eval writes one from the policy's debugfs counters), or
+without one the number of sen_decision events.
 """
 import gzip
 import re
@@ -63,6 +66,7 @@ class Trace:
         self.markers = []
         self.start = self.end = self.first = self.last = None
         self.decisions = self.wakeups = 0
+        self._counted = None
         opener = gzip.open if path.endswith(".gz") else open
         try:
             with opener(path, "rt", errors="replace") as f:
@@ -79,6 +83,8 @@ class Trace:
         if self.end is None:
             self.end = self.last
         self.ev.sort(key=lambda e: e[0])
+        if self._counted is not None:
+            self.decisions = self._counted
         self.rtapp = {pid: comm for t, pid, comm, text in self.markers
                       if RTAPP_START.match(text)}
 
@@ -99,6 +105,8 @@ class Trace:
                     self.start = t
                 elif rest.startswith("se: end"):
                     self.end = t
+                elif rest.startswith("se: decisions "):
+                    self._counted = int(rest.split()[2])
                 self.markers.append((t, pid, comm, rest))
                 return
         if ev == "sched_switch":

@@ -65,6 +65,12 @@ class Load(unittest.TestCase):
         self.assertEqual(tr.markers, [(1.0, 50, "sh", "se: start mp3 sen 1"),
                                       (1.0, 7, "small", "[0] starts"), (2.0, 50, "sh", "se: end")])
 
+    def test_decisions_marker(self):
+        # The policy's own count, when se-eval wrote it, over the events.
+        text = "".join(LINES[:-1] + [marker(1.9, "se: decisions 42"), LINES[-1]])
+        tr = Trace(write(os.path.join(self.dir.name, "d.trace"), text))
+        self.assertEqual(tr.decisions, 42)
+
     def test_gzip(self):
         gz = write(os.path.join(self.dir.name, "t.trace.gz"), "".join(LINES))
         self.assertEqual(Trace(gz).ev, Trace(self.path).ev)
