@@ -4,12 +4,15 @@
  * (kernel/sched/util_track.c): invariance scaling, cycle samples at the
  * extremes, the demand rule through steps up and down, the estimate of a
  * cycle in progress, hold times, the typical span through an overrun
- * and a late wakeup, and a periodic task's cycles replayed through the
- * same functions the scheduler hooks use.
+ * and a late wakeup, a periodic task's cycles replayed through the
+ * same functions the scheduler hooks use, and how the trace events print
+ * the candidates they record raw.
  */
 #include <kunit/test.h>
 #include <linux/sched.h>
 #include <linux/sched/energy.h>
+#include <linux/trace_seq.h>
+#include <trace/events/sched_energy.h>
 
 #define MS	NSEC_PER_MSEC
 
@@ -485,6 +488,23 @@ static void sen_util_sums_fit(struct kunit *test)
 	KUNIT_EXPECT_LT(test, per_cpu * 64, (unsigned long)U32_MAX);
 }
 
+/* The traces' candidates, recorded raw, read as "cpu:delta,...". */
+static void sen_util_trace_cands(struct kunit *test)
+{
+	static const struct sen_cand c[] = {
+		{ 2, 92323 }, { 1, -46 }, { 0, 0 }, { 4, SEN_CAND_FIT },
+	};
+	struct trace_seq *s = kunit_kzalloc(test, sizeof(*s), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, s);
+	trace_seq_init(s);
+	KUNIT_EXPECT_STREQ(test, sen_trace_print_cands(s, c, sizeof(c)),
+			   "2:+92323,1:-46,0:+0,fit:4");
+	/* None: a dash, after the first field's NUL in the same sequence. */
+	KUNIT_EXPECT_STREQ(test, sen_trace_print_cands(s, c, 0), "-");
+	KUNIT_EXPECT_STREQ(test, sen_trace_print_cands(s, &c[3], sizeof(c[3])), "fit:4");
+}
+
 static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_scale_invariance),
 	KUNIT_CASE(sen_util_ratio_extremes),
@@ -504,6 +524,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_span_floor_follows),
 	KUNIT_CASE(sen_util_typical_span_follows),
 	KUNIT_CASE(sen_util_sums_fit),
+	KUNIT_CASE(sen_util_trace_cands),
 	{}
 };
 
