@@ -102,6 +102,7 @@
 #define SEN_TIP_GAP_NS		(2 * TICK_NSEC)
 #define SEN_TIP_EVAL_NS		NSEC_PER_MSEC
 #define SEN_UNTIP_NS		(16 * NSEC_PER_MSEC)
+
 DEFINE_STATIC_KEY_FALSE(sen_policy_key);
 
 static unsigned int sysctl_sched_energy;

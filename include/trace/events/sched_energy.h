@@ -114,10 +114,11 @@ TRACE_DEFINE_ENUM(SEN_KIND_EXEC);
 
 /*
  * One placement decision.  @cands lists the @nr_cands candidates weighed
- * (struct sen_cand, kept as two s32 each), printed as "cpu:delta" separated by commas ("-" for
- * none), delta being the energy the move adds to the candidate's domain
- * (mean power over the period, model unit); a candidate that does not fit
- * is not listed.  @cpu is -1 when the classic path decides.
+ * (struct sen_cand, kept as two s32 each), printed as "cpu:delta"
+ * separated by commas ("-" for none), delta being the energy the move adds
+ * to the candidate's domain (mean power over the period, model unit); a
+ * candidate that does not fit is not listed.  @cpu is -1 when the classic
+ * path decides.
  */
 TRACE_EVENT(sen_decision,
 	    TP_PROTO(struct task_struct *p, int kind, int prev_cpu,
