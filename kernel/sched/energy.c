@@ -1326,16 +1326,20 @@ static struct ctl_table sen_sysctls[] = {
 #ifdef CONFIG_DEBUG_FS
 static int sen_policy_show(struct seq_file *m, void *unused)
 {
-	unsigned long sum[SEN_NR_STATS] = { };
+	unsigned long sum[SEN_NR_STATS] = { }, all = 0;
 	const struct sen_model *model;
 	int cpu, i;
 
 	for_each_possible_cpu(cpu)
 		for (i = 0; i < SEN_NR_STATS; i++)
 			sum[i] += per_cpu(sen_stats, cpu).n[i];
+	/* Each decision has one outcome; fork and exec count some again. */
+	for (i = 0; i < SEN_STAT_FORK; i++)
+		all += sum[i];
 	seq_printf(m, "sched_energy: %u\n", READ_ONCE(sysctl_sched_energy));
 	seq_printf(m, "mainline_eas: %d\n", sched_energy_enabled());
 	seq_printf(m, "tracker: %d\n", sen_util_tracking());
+	seq_printf(m, "decisions: %lu\n", all);
 	for (i = 0; i < SEN_NR_STATS; i++)
 		seq_printf(m, "decisions_%s: %lu\n", sen_stat_names[i], sum[i]);
 	rcu_read_lock();

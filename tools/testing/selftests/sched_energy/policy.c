@@ -288,13 +288,15 @@ TEST_F(policy, off_means_mainline_path)
 
 TEST_F(policy, forks_and_execs_placed)
 {
-	long fork0, exec0;
+	long fork0, exec0, all0;
 	int i, status;
 	pid_t pid;
 
 	ASSERT_EQ(0, se_write(SEN_SYSCTL, "1"));
 	fork0 = se_stat(POLICY, "decisions_fork");
 	exec0 = se_stat(POLICY, "decisions_exec");
+	all0 = se_decisions();
+	ASSERT_LE(0, all0);
 	for (i = 0; i < 20; i++) {
 		pid = fork();
 		ASSERT_LE(0, pid);
@@ -313,6 +315,8 @@ TEST_F(policy, forks_and_execs_placed)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 	EXPECT_LE(fork0 + 21, se_stat(POLICY, "decisions_fork"));
 	EXPECT_LE(exec0 + 1, se_stat(POLICY, "decisions_exec"));
+	/* Each is also one decision of the total, whatever its outcome. */
+	EXPECT_LE(all0 + 22, se_decisions());
 }
 
 /* Both sysctls flipped back and forth while tasks wake, fork and run. */

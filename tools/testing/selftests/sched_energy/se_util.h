@@ -710,16 +710,7 @@ static inline long se_stat(const char *file, const char *name)
 /* sched_energy placement decisions made so far, whatever their outcome. */
 static inline long se_decisions(void)
 {
-	static const char * const why[] = {
-		"decisions_energy", "decisions_prev", "decisions_overutilized",
-		"decisions_nofit", "decisions_nomodel",
-	};
-	long sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(why); i++)
-		sum += se_stat(SE_POLICY, why[i]);
-	return sum;
+	return se_stat(SE_POLICY, "decisions");
 }
 
 /* Write a string to a sysfs/procfs file; 0 or -errno. */
