@@ -201,8 +201,12 @@ def table(records, meta, benches=None, budget_pct=None, out=print):
     out(f"== {meta['board']}: {nrounds} round(s) over {meta['boots']} boot(s), every mode once "
         f"per round, order balanced over rounds (every position, every predecessor); modes: "
         + ", ".join(f"{m} ({mode_text(m)})" for m in modes))
-    out(f"host speed: rt-app {meta['pload']} ns per loop (per boot; lower is faster); "
-        f"kernel {meta.get('kernel', '?')}")
+    if meta.get("clock", "host") == "host":
+        out(f"host speed: rt-app {meta['pload']} ns per loop (per boot; lower is faster); "
+            f"kernel {meta.get('kernel', '?')}")
+    else:
+        out(f"clock: {meta['clock']} (QEMU -icount: 1 ns per instruction, idle skipped, "
+            f"no host stalls; rt-app {meta['pload']} ns per loop); kernel {meta.get('kernel', '?')}")
     if meta.get("extra_events"):
         out(f"extra trace events (EVAL_EVENTS; their cost is in every run): "
             f"{' '.join(meta['extra_events'])}")

@@ -70,13 +70,16 @@ class ComparePair(unittest.TestCase):
 class ComparePool(unittest.TestCase):
     """eval-compare --pool: the rounds of several runs of one policy."""
 
-    def run_pool(self, summaries, *args):
+    def run_pool(self, summaries, *args, clocks=()):
         with tempfile.TemporaryDirectory() as d:
             paths = []
             for i, s in enumerate(summaries):
                 paths.append(os.path.join(d, f"r{i}.json"))
+                meta = {"kernel": "k"}
+                if i < len(clocks):
+                    meta["clock"] = clocks[i]
                 with open(paths[-1], "w") as f:
-                    json.dump({"meta": {"kernel": "k"}, "summary": s}, f)
+                    json.dump({"meta": meta, "summary": s}, f)
             out = os.path.join(d, "out.json")
             p = subprocess.run([sys.executable, os.path.join(SCRIPTS, "eval-compare"),
                                 "--pool", *args, *paths, "--json", out],
@@ -116,6 +119,19 @@ class ComparePool(unittest.TestCase):
         p, res = self.run_pool([s, s], "--mode", "senh4")
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("no workload has senh4", p.stderr)
+
+    def test_clocks_do_not_mix(self):
+        # A run on the instruction clock and one on the host's (a run
+        # without "clock" in its meta was made on the host's) are not one
+        # population: refused, whatever the figures.
+        s = {"workloads": {"w": {"sen": {"vs_ref": {"ratios": {"1": 0.9, "2": 0.8}}}}}}
+        p, res = self.run_pool([s, s], clocks=("icount",))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("different clocks (host, icount)", p.stderr)
+        self.assertIsNone(res)
+        p, res = self.run_pool([s, s], clocks=("icount", "icount"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertEqual(res["w"]["n"], 4)
 
     def test_pool_pairs(self):
         # --pool --pair: the round-by-round ratios of two modes in each run

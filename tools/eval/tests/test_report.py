@@ -44,6 +44,20 @@ class Report(unittest.TestCase):
         # The noise floor is printed before the per-workload rows.
         self.assertLess(text.index("NOISE FLOOR"), text.index("mp3  "))
 
+    def test_clock_in_header(self):
+        # A run on the instruction clock says so where a host-clock run
+        # gives the host's speed; a run without a clock is a host-clock one.
+        for clock, want, not_want in (("icount", "clock: icount", "host speed"),
+                                      (None, "host speed: rt-app 1 ns", "clock:")):
+            lines = []
+            meta = {"board": "b", "boots": 2, "modes": ["eas", "eas2", "sen"], "pload": "1"}
+            if clock:
+                meta["clock"] = clock
+            report.table(self.rs, meta, None, 2.0, out=lines.append)
+            text = "\n".join(lines)
+            self.assertIn(want, text)
+            self.assertNotIn(not_want, text)
+
     def test_energy_floor(self):
         # The floor is read off the reference's runs only: 60 mJ of eas's
         # 100 + r in rounds 1-8 is 0.59 down to 0.55, median 0.57.
