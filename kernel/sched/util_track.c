@@ -478,6 +478,15 @@ bool sen_util_roll_due(u64 span, u64 last_cycle)
 			     2 * last_cycle);
 }
 
+/* The sample @back spans before the newest (0: the newest); 0 for none. */
+static unsigned int sen_util_sample(const struct sen_task_util *u,
+				    unsigned int back)
+{
+	if (back >= u->nr_hist)
+		return 0;
+	return u->hist[(u->hist_idx + SEN_UTIL_HIST - 1 - back) % SEN_UTIL_HIST];
+}
+
 /* Record the sample of a span that ends at @now and start the next one. */
 static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 			   unsigned int sample, int ev)
@@ -491,8 +500,7 @@ static void sen_util_close(struct task_struct *p, int cpu, u64 now,
 	if (u->nr_hist < SEN_UTIL_HIST)
 		u->nr_hist++;
 	sen_util_scan(u->hist, u->nr_hist, &sc);
-	prev = u->nr_hist < 2 ? 0 :
-	       u->hist[(u->hist_idx + SEN_UTIL_HIST - 2) % SEN_UTIL_HIST];
+	prev = sen_util_sample(u, 1);
 	u->demand = sen_util_demand_of(&sc, u->nr_hist, sample, prev,
 				       READ_ONCE(sen_growth_samples));
 	u->spread = sen_util_spread_of(&sc, u->demand);
@@ -753,26 +761,95 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 	return est > demand ? est : 0;
 }
 
+/**
+ * sen_util_sleep_demand() - the demand to hold for a task going to sleep
+ * @hist:	its samples (the span ending in this sleep not among them)
+ * @n:		number of valid samples (at least one)
+ * @newest:	the newest of them
+ * @before:	the one before it, 0 for none
+ * @est:	the estimate of the span this sleep ends: its sample, if the
+ *		task wakes up on time (sen_util_estimate())
+ * @growth:	samples in a row above the level that are growth (1 or 2,
+ *		sen_growth_samples)
+ *
+ * A task going to sleep has done its activation's work, and the span's
+ * estimate is its sample in all but name.  Held through the sleep, it
+ * should be believed as sen_util_demand() believes a sample: above the
+ * level only after @growth of them in a row.  So the demand held is the
+ * larger of what the samples say (as when the newest was taken) and what
+ * they say with the estimate as one more: one long activation (a vCPU its
+ * host did not run, one burst of extra work) is not held through the sleep
+ * that follows it, even if the tick raised the task while it ran; a second
+ * in a row is.
+ *
+ * Return: max(sen_util_demand() of the samples, the same with @est the
+ * newest but not in the level).
+ */
+unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
+				   unsigned int newest, unsigned int before,
+				   unsigned int est, unsigned int growth)
+{
+	struct sen_util_scan sc;
+
+	sen_util_scan(hist, n, &sc);
+	return max(sen_util_demand_of(&sc, n, newest, before, growth),
+		   sen_util_demand_of(&sc, n, est, newest, growth));
+}
+
 /*
- * debugfs raise_history, a trial: 1 (the default) raises a task with a
- * history in a span in progress as soon as it has outgrown its demand, 0
- * believes it at its samples alone (a task with no complete sample yet is
- * always raised).  Raising only near or past the end of the task's period,
- * at the OPP its CPU runs, was tried and made no measured difference
- * (docs/evaluation.md).
+ * debugfs raise_history: 1 (the default) raises a task with a history in
+ * a span in progress as soon as it has outgrown its demand, at the tick
+ * and as it goes to sleep, and holds the raise through the sleep.  For
+ * trials: 0 believes it at its samples alone (a task with no complete
+ * sample yet is always raised); 2 raises it at the tick only and holds
+ * through its sleeps what the growth rule believes
+ * (sen_util_sleep_demand()), which saved 3-4% on mp3 and
+ * ThreeSmallTasks but sees a 10% -> 70% step only at its second long
+ * burst.  Raising only near or past the end of the task's period, at the
+ * OPP its CPU runs, was tried and made no measured difference
+ * (docs/evaluation.md; those rules had the values 2 to 4 then).
  */
 static unsigned int sen_raise_history __read_mostly = 1;
 
-/* Raise the demand of a task in its cycle if it has outgrown it. */
-static bool sen_util_raise(struct task_struct *p, u64 now)
+/*
+ * raise_history 2: the demand a task with a history holds through the
+ * sleep it goes to at @now (sen_util_sleep_demand()); true if it changed.
+ */
+static bool sen_util_sleep_settle(struct task_struct *p, u64 now)
 {
 	struct sen_task_util *u = &p->sen_util;
 	u64 start = sen_util_span_start(u);
-	unsigned int est;
+	unsigned int d;
 
-	if (!u->cycle_start || now <= start)
+	if (!u->cycle_start || now <= start || u->rolled)
 		return false;
-	if (u->nr_hist && !READ_ONCE(sen_raise_history))
+	d = sen_util_sleep_demand(u->hist, u->nr_hist, sen_util_sample(u, 0),
+				  sen_util_sample(u, 1),
+				  sen_util_estimate(u->busy, now - start, u->last_cycle),
+				  READ_ONCE(sen_growth_samples));
+	if (d == u->demand)
+		return false;
+	u->demand = d;
+	u->spread = sen_util_spread(u->hist, u->nr_hist, d);
+	trace_sen_util_task(p, task_cpu(p), d, SEN_UTIL_EV_RAISE);
+	return true;
+}
+
+/*
+ * Raise the demand of a task in its cycle if it has outgrown it; @sleep:
+ * as it goes to sleep, the span's work done.
+ */
+static bool sen_util_raise(struct task_struct *p, u64 now, bool sleep)
+{
+	struct sen_task_util *u = &p->sen_util;
+	u64 start = sen_util_span_start(u);
+	unsigned int est, mode = READ_ONCE(sen_raise_history);
+
+	if (u->nr_hist && !mode)
+		return false;
+	if (sleep && u->nr_hist && mode == 2)
+		return sen_util_sleep_settle(p, now);
+	if (!u->cycle_start || now <= start)
 		return false;
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
@@ -1185,7 +1262,7 @@ void __sen_util_dequeue(struct rq *rq, struct task_struct *p, int flags)
 	sen_util_runnable_add(cpu, -(long)u->contrib);
 	sen_util_spread_clear(cpu, u);
 	if ((flags & DEQUEUE_SLEEP) && READ_ONCE(p->__state) != TASK_DEAD) {
-		sen_util_raise(p, now);
+		sen_util_raise(p, now, true);
 		u->contrib = u->demand;
 		/* It may not have been counted yet (sen_util_adopt()). */
 		u->contrib_cpu = cpu;
@@ -1216,7 +1293,7 @@ void __sen_util_tick(struct rq *rq, struct task_struct *curr)
 		return;
 	if (sen_util_roll_due(now - u->cycle_start, u->last_cycle))
 		sen_util_roll(curr, cpu, now);
-	else if (!sen_util_raise(curr, now))
+	else if (!sen_util_raise(curr, now, false))
 		return;
 	if (u->demand == u->contrib && u->spread == u->spread_contrib)
 		return;
@@ -1423,7 +1500,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 1 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 2 };
 
 static int __init sen_util_debugfs_init(void)
 {

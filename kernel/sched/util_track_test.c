@@ -139,6 +139,35 @@ static void sen_util_demand_two_samples(struct kunit *test)
 }
 
 /*
+ * The demand held through a sleep (raise_history 2).  A 22% task (samples
+ * 225) whose activation ran long (the span's estimate 400) holds its level,
+ * 225, whatever the tick raised it to, unless the activation before ran
+ * long too (newest sample 400: the lower of the two, 400, or 380 for an
+ * estimate of 380), or growth is believed at one sample (growth_samples
+ * 1: 400 at once).  An estimate within 1/8 of the level is the level; a
+ * task whose last two samples grew keeps that demand through one short
+ * activation.
+ */
+static void sen_util_sleep_demand_needs_two(struct kunit *test)
+{
+	static const u16 steady[] = { 225, 225, 225, 225 };
+	static const u16 long_before[] = { 225, 225, 225, 400 };
+	static const u16 grown[] = { 225, 225, 400, 400 };
+
+	BUILD_BUG_ON(ARRAY_SIZE(steady) != SEN_UTIL_HIST);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 2), 225U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 1), 400U);
+	/* Level 268, growth above 301. */
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 400, 2), 400U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 380, 2), 380U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 300, 2), 268U);
+	/* Level 312: the samples' own demand, 400, stays. */
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(grown, 4, 400, 400, 225, 2), 400U);
+	/* A task with one sample: level and newest are that sample. */
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 1, 225, 0, 400, 2), 225U);
+}
+
+/*
  * A lone outlier, under the one-sample rule (growth_samples 1).  A 6%
  * task (samples 58, 60, 55) whose one activation a stalled vCPU stretched
  * to 600: the 600 is believed while it is the newest, and the next
@@ -511,6 +540,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_demand_steps),
 	KUNIT_CASE(sen_util_demand_drops_lone_outlier),
 	KUNIT_CASE(sen_util_demand_two_samples),
+	KUNIT_CASE(sen_util_sleep_demand_needs_two),
 	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_settled_needs_two_samples),
 	KUNIT_CASE(sen_util_fit_util_stay_band),

@@ -60,8 +60,9 @@ def mode_text(m):
         return ("sched-energy, exec starts over" if m[4:] == "1" else
                 "sched-energy, exec keeps its history")
     if m.startswith("senr") and m[4:].isdigit():
-        return ("sched-energy, raised within a span" if m[4:] == "1" else
-                "sched-energy, raised at samples only")
+        return {"1": "sched-energy, raised within a span and held",
+                "2": "sched-energy, raised at the tick, held as samples"}.get(
+                    m[4:], "sched-energy, raised at samples only")
     return MODE_TEXT.get(m, m)
 
 
