@@ -813,19 +813,19 @@ static unsigned int sen_raise_history __read_mostly = 1;
 
 /*
  * raise_history 2: the demand a task with a history holds through the
- * sleep it goes to at @now (sen_util_sleep_demand()); true if it changed.
+ * sleep it goes to @elapsed after its span's first run
+ * (sen_util_sleep_demand()); true if it changed.
  */
-static bool sen_util_sleep_settle(struct task_struct *p, u64 now)
+static bool sen_util_sleep_settle(struct task_struct *p, u64 elapsed)
 {
 	struct sen_task_util *u = &p->sen_util;
-	u64 start = sen_util_span_start(u);
 	unsigned int d;
 
-	if (!u->cycle_start || now <= start || u->rolled)
+	if (u->rolled)
 		return false;
 	d = sen_util_sleep_demand(u->hist, u->nr_hist, sen_util_sample(u, 0),
 				  sen_util_sample(u, 1),
-				  sen_util_estimate(u->busy, now - start, u->last_cycle),
+				  sen_util_estimate(u->busy, elapsed, u->last_cycle),
 				  READ_ONCE(sen_growth_samples));
 	if (d == u->demand)
 		return false;
@@ -845,12 +845,12 @@ static bool sen_util_raise(struct task_struct *p, u64 now, bool sleep)
 	u64 start = sen_util_span_start(u);
 	unsigned int est, mode = READ_ONCE(sen_raise_history);
 
+	if (!u->cycle_start || now <= start)
+		return false;
 	if (u->nr_hist && !mode)
 		return false;
 	if (sleep && u->nr_hist && mode == 2)
-		return sen_util_sleep_settle(p, now);
-	if (!u->cycle_start || now <= start)
-		return false;
+		return sen_util_sleep_settle(p, now - start);
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
 	if (!est)
