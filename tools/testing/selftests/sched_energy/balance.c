@@ -470,7 +470,11 @@ TEST_F(bal, tipping_point_hysteresis)
  * their first sample would come at a roll, SEN_UTIL_ROLL_WINDOWS windows
  * (32 ms) after they started.  The sen_balance trace must show no push of
  * any of them for room while it ran: such a push is the stopper's, so its
- * event comes from a migration/N thread.  A spinner that waits for its CPU
+ * event comes from a migration/N thread outside interrupt context (the
+ * tick's own push of a waiting task is traced in hard interrupt context,
+ * from whatever runs then: that may be a migration/N thread too, one of
+ * mainline's misfit path that preempted the spinner; in the trace's
+ * flags, 'h' or 'H' third).  A spinner that waits for its CPU
  * (behind a kworker, or the parent on a small LITTLE CPU) may be taken to
  * room from the tick: waiting is contention, not a guess at demand, and
  * those pushes are only logged.  Mainline's misfit path may still move
@@ -480,6 +484,22 @@ TEST_F(bal, tipping_point_hysteresis)
  * first sample by then.  If no child lived shorter, nothing was tested.
  */
 #define FRESH_ROLL_NS	32000000ULL	/* SEN_UTIL_ROLL_WINDOWS x 8 ms */
+
+/*
+ * Is the trace line @hdr ("comm-pid [cpu] flags timestamp", as
+ * se_trace_event() leaves it) an event of the stopper: a migration/N
+ * thread, not in a hard interrupt?
+ */
+static bool from_stopper(const char *hdr)
+{
+	const char *f = strstr(hdr, "] ");
+
+	if (strncmp(hdr + strspn(hdr, " "), "migration/", 10) || !f)
+		return false;
+	f += 2 + strspn(f + 2, " ");
+	/* irqs-off, need-resched, then hardirq/softirq: 'h', 'H', 'z', 'Z' */
+	return strlen(f) < 3 || !strchr("hHzZ", f[2]);
+}
 
 TEST_F(bal, fresh_task_not_pushed_for_room)
 {
@@ -529,12 +549,13 @@ TEST_F(bal, fresh_task_not_pushed_for_room)
 		p = strstr(body, " pid=");
 		v = p ? atol(p + 5) : -1;
 		/* se_trace_event() cut @line to its header: "comm-pid [cpu] ..." */
-		stopper = !strncmp(line + strspn(line, " "), "migration/", 10);
+		stopper = from_stopper(line);
 		for (i = 0; i < 5; i++) {
 			if (v != pid[i])
 				continue;
 			if (!stopper) {
 				waiting++;
+				TH_LOG("pushed while waiting, from %s", line + strspn(line, " "));
 			} else if (life[i] >= FRESH_ROLL_NS) {
 				sampled++;
 				TH_LOG("pushed while running after %llu ms of life: %s",
