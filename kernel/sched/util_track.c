@@ -771,6 +771,8 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
  *		task wakes up on time (sen_util_estimate())
  * @growth:	samples in a row above the level that are growth (1 or 2,
  *		sen_growth_samples)
+ * @step:	an estimate this many times what the samples hold is a step,
+ *		believed at once (0: none is)
  *
  * A task going to sleep has done its activation's work, and the span's
  * estimate is its sample in all but name.  Held through the sleep, it
@@ -780,20 +782,26 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
  * they say with the estimate as one more: one long activation (a vCPU its
  * host did not run, one burst of extra work) is not held through the sleep
  * that follows it, even if the tick raised the task while it ran; a second
- * in a row is.
+ * in a row is.  A stretched activation ran 1.3-2 times as long as its
+ * level (a host's stall, a cache-cold run), a task whose work stepped up
+ * several times (10% -> 70% is 7): with @step, an estimate @step times
+ * what the samples hold or more is a step, and is held at once.
  *
  * Return: max(sen_util_demand() of the samples, the same with @est the
- * newest but not in the level).
+ * newest but not in the level); @est if that shows a step.
  */
 unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
 				   unsigned int newest, unsigned int before,
-				   unsigned int est, unsigned int growth)
+				   unsigned int est, unsigned int growth,
+				   unsigned int step)
 {
 	struct sen_util_scan sc;
+	unsigned int d;
 
 	sen_util_scan(hist, n, &sc);
-	return max(sen_util_demand_of(&sc, n, newest, before, growth),
-		   sen_util_demand_of(&sc, n, est, newest, growth));
+	d = max(sen_util_demand_of(&sc, n, newest, before, growth),
+		sen_util_demand_of(&sc, n, est, newest, growth));
+	return step && est >= step * d ? est : d;
 }
 
 /*
@@ -805,18 +813,23 @@ unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
  * through its sleeps what the growth rule believes
  * (sen_util_sleep_demand()), which saved 3-4% on mp3 and
  * ThreeSmallTasks but sees a 10% -> 70% step only at its second long
- * burst.  Raising only near or past the end of the task's period, at the
+ * burst; 3 is 2 that holds a step (SEN_UTIL_STEP times the demand held)
+ * at once.  Raising only near or past the end of the task's period, at the
  * OPP its CPU runs, was tried and made no measured difference
  * (docs/evaluation.md; those rules had the values 2 to 4 then).
  */
 static unsigned int sen_raise_history __read_mostly = 1;
 
+/* raise_history 3: an estimate this many times the demand held is a step. */
+#define SEN_UTIL_STEP	3
+
 /*
- * raise_history 2: the demand a task with a history holds through the
- * sleep it goes to @elapsed after its span's first run
+ * raise_history 2 and 3 (@mode): the demand a task with a history holds
+ * through the sleep it goes to @elapsed after its span's first run
  * (sen_util_sleep_demand()); true if it changed.
  */
-static bool sen_util_sleep_settle(struct task_struct *p, u64 elapsed)
+static bool sen_util_sleep_settle(struct task_struct *p, u64 elapsed,
+				  unsigned int mode)
 {
 	struct sen_task_util *u = &p->sen_util;
 	unsigned int d;
@@ -826,7 +839,8 @@ static bool sen_util_sleep_settle(struct task_struct *p, u64 elapsed)
 	d = sen_util_sleep_demand(u->hist, u->nr_hist, sen_util_sample(u, 0),
 				  sen_util_sample(u, 1),
 				  sen_util_estimate(u->busy, elapsed, u->last_cycle),
-				  READ_ONCE(sen_growth_samples));
+				  READ_ONCE(sen_growth_samples),
+				  mode == 3 ? SEN_UTIL_STEP : 0);
 	if (d == u->demand)
 		return false;
 	u->demand = d;
@@ -849,8 +863,8 @@ static bool sen_util_raise(struct task_struct *p, u64 now, bool sleep)
 		return false;
 	if (u->nr_hist && !mode)
 		return false;
-	if (sleep && u->nr_hist && mode == 2)
-		return sen_util_sleep_settle(p, now - start);
+	if (sleep && u->nr_hist && mode >= 2)
+		return sen_util_sleep_settle(p, now - start, mode);
 	est = sen_util_grown(u->busy, now - start, u->last_cycle, u->demand,
 			     u->nr_hist, u->rolled);
 	if (!est)
@@ -1500,7 +1514,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 2 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 3 };
 
 static int __init sen_util_debugfs_init(void)
 {
