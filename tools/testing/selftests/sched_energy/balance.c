@@ -474,14 +474,15 @@ TEST_F(bal, tipping_point_hysteresis)
  * tick's own push of a waiting task is traced in hard interrupt context,
  * from whatever runs then: that may be a migration/N thread too, one of
  * mainline's misfit path that preempted the spinner; in the trace's
- * flags, 'h' or 'H' third).  A spinner that waits for its CPU
- * (behind a kworker, or the parent on a small LITTLE CPU) may be taken to
- * room from the tick: waiting is contention, not a guess at demand, and
- * those pushes are only logged.  Mainline's misfit path may still move
- * them; that is not this balancer's doing and is not counted.  Nor is a
- * push of a child that lived, fork to reaping, for a roll or longer (a
- * host stall between its fork and its first run): it may have had its
- * first sample by then.  If no child lived shorter, nothing was tested.
+ * flags, 'h' or 'H' third, or an NMI's 'z' or 'Z').  A spinner that
+ * waits for its CPU (behind a kworker, or the parent on a small LITTLE
+ * CPU) may be taken to room from the tick: waiting is contention, not a
+ * guess at demand, and those pushes are only logged.  Mainline's misfit
+ * path may still move them; that is not this balancer's doing and is not
+ * counted.  Nor is a push of a child that lived, fork to reaping, for a
+ * roll or longer (a host stall between its fork and its first run): it
+ * may have had its first sample by then.  If no child lived shorter,
+ * nothing was tested.
  */
 #define FRESH_ROLL_NS	32000000ULL	/* SEN_UTIL_ROLL_WINDOWS x 8 ms */
 
@@ -555,7 +556,8 @@ TEST_F(bal, fresh_task_not_pushed_for_room)
 				continue;
 			if (!stopper) {
 				waiting++;
-				TH_LOG("pushed while waiting, from %s", line + strspn(line, " "));
+				TH_LOG("pushed while waiting, from %s:%s", line + strspn(line, " "),
+				       body);
 			} else if (life[i] >= FRESH_ROLL_NS) {
 				sampled++;
 				TH_LOG("pushed while running after %llu ms of life: %s",

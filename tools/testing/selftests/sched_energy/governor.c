@@ -258,6 +258,17 @@ static long freq_at(uint64_t at, long before)
 	return state;
 }
 
+/* Wait up to @ms for @cpu's domain to be at its lowest OPP; the last reading. */
+static long wait_lowest(int cpu, int ms)
+{
+	long min = se_cpufreq(cpu, "cpuinfo_min_freq"), f;
+	uint64_t give_up = se_now_ns() + ms * 1000000ULL;
+
+	while ((f = cur_freq(cpu)) != min && se_now_ns() < give_up)
+		se_sleep_ms(5);
+	return f;
+}
+
 #define STEP_VOID	-3	/* the domain was not at its lowest OPP at the step */
 
 /*
@@ -272,8 +283,8 @@ static long freq_at(uint64_t at, long before)
  */
 static long step_delay_ms(int big, uint64_t *t_switch, long limit, bool sen)
 {
-	long min = se_cpufreq(big, "cpuinfo_min_freq"), res = -1, last = -1;
-	uint64_t sw, t, give_up = se_now_ns() + 2000000000ULL;
+	long min = se_cpufreq(big, "cpuinfo_min_freq"), res = -1, last;
+	uint64_t sw = 0, t, give_up;
 	char filter[32];
 	int traced;
 	pid_t pid;
@@ -288,14 +299,18 @@ static long step_delay_ms(int big, uint64_t *t_switch, long limit, bool sen)
 	snprintf(filter, sizeof(filter), "cpu_id == %d", big);
 	traced = !se_trace_on(FREQ_EVENT, filter);
 	/* From the lowest OPP, known while traced: then any change is seen. */
-	while (cur_freq(big) != min && se_now_ns() < give_up)
-		se_sleep_ms(5);
+	last = wait_lowest(big, 1000);
+	if (last != min) {
+		res = STEP_VOID;
+		goto out;
+	}
 	pid = se_duty_task(10, 70, 400, PERIOD_US, big, t_switch);
 	if (pid < 0) {
-		se_trace_off(FREQ_EVENT);
-		return -2;
+		res = -2;
+		goto out;
 	}
 	/* Before the step the frequency is sampled, not judged. */
+	give_up = se_now_ns() + 2000000000ULL;
 	while (!(sw = __atomic_load_n(t_switch, __ATOMIC_ACQUIRE)) && se_now_ns() < give_up)
 		last = cur_freq(big);
 	while (sw && (t = se_now_ns()) < sw + 500000000ULL) {
@@ -304,13 +319,11 @@ static long step_delay_ms(int big, uint64_t *t_switch, long limit, bool sen)
 			break;
 		}
 	}
+	/* The event may come just after the frequency reads raised. */
+	se_sleep_ms(10);
 	se_kill(pid);
-	se_trace_pause(FREQ_EVENT);
-	if (sen) {
-		se_trace_pause(TASK_EVENT);
-		se_trace_pause("sched_energy/sen_freq_request");
-	}
 	if (traced && sw) {
+		se_trace_pause(FREQ_EVENT);
 		last = freq_at(sw, min);
 		t = se_trace_first_ms(sw, "state", min + 1, 1);
 		fprintf(stderr, "# cpu%d %ld kHz at the step; > %ld: sampled %ld ms, traced %ld\n",
@@ -321,6 +334,7 @@ static long step_delay_ms(int big, uint64_t *t_switch, long limit, bool sen)
 		res = STEP_VOID;
 	else if (sw && (res < 0 || res > limit))
 		step_log(sw, res < 0 ? 100 : res + 5);
+out:
 	if (sen) {
 		se_trace_off(TASK_EVENT);
 		se_trace_off("sched_energy/sen_freq_request");
@@ -346,7 +360,7 @@ static long step_from_lowest_ms(int big, uint64_t *t_switch, long limit, bool se
  * A run where something else had raised the domain by the step is not a
  * measurement and is run again.
  */
-TEST_F(gov, step_raises_big_opp)
+TEST_F_TIMEOUT(gov, step_raises_big_opp, 120)
 {
 	uint64_t *st = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -486,10 +500,8 @@ TEST_F(gov, requests_traced)
 	static char buf[1 << 20];
 	char *line, *save = NULL;
 	int n = 0, up = 0, down = 0, big = se_first_cpu(0);
-	pid_t pid;
-
 	long min = se_cpufreq(big, "cpuinfo_min_freq");
-	uint64_t give_up = se_now_ns() + 2000000000ULL;
+	pid_t pid;
 
 	if (access(REQUEST, W_OK))
 		SKIP(return, "no tracefs");
@@ -497,9 +509,7 @@ TEST_F(gov, requests_traced)
 	 * From the big domain's lowest OPP, where the task can only raise it:
 	 * the test before may leave it at the top (performance).
 	 */
-	while (cur_freq(big) != min && se_now_ns() < give_up)
-		se_sleep_ms(10);
-	ASSERT_EQ(min, cur_freq(big)) TH_LOG("cpu%d never idled down", big);
+	ASSERT_EQ(min, wait_lowest(big, 2000)) TH_LOG("cpu%d never idled down", big);
 	ASSERT_EQ(0, se_write(SE_TRACEFS "/trace", ""));
 	ASSERT_EQ(0, se_write(REQUEST, "1"));
 	pid = se_periodic_task(70, PERIOD_US, big);
