@@ -771,8 +771,9 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
  *		task wakes up on time (sen_util_estimate())
  * @growth:	samples in a row above the level that are growth (1 or 2,
  *		sen_growth_samples)
- * @step:	an estimate this many times what the samples hold is a step,
- *		believed at once (0: none is)
+ * @step:	an estimate this many times what the samples hold, or more,
+ *		is a step, believed at once (0: none is)
+ * @least:	what the samples hold counts at least this much there
  *
  * A task going to sleep has done its activation's work, and the span's
  * estimate is its sample in all but name.  Held through the sleep, it
@@ -782,18 +783,21 @@ unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
  * they say with the estimate as one more: one long activation (a vCPU its
  * host did not run, one burst of extra work) is not held through the sleep
  * that follows it, even if the tick raised the task while it ran; a second
- * in a row is.  A stretched activation ran 1.3-2 times as long as its
- * level (a host's stall, a cache-cold run), a task whose work stepped up
- * several times (10% -> 70% is 7): with @step, an estimate @step times
- * what the samples hold or more is a step, and is held at once.
+ * in a row is.  A stretched activation runs 1.3-2 times its level (a
+ * host's stall, a cache-cold run); one whose work stepped up runs several
+ * times it (7 for 10% -> 70%).  So with @step, an estimate @step times
+ * what the samples hold, or more, is held at once.  A host's stall is a
+ * larger share of a small task's activation: with @least, a step of a
+ * task that holds less is measured from @least.
  *
  * Return: max(sen_util_demand() of the samples, the same with @est the
- * newest but not in the level); @est if that shows a step.
+ * newest but not in the level); @est instead if @step and @est is @step
+ * times that (or @least) or more.
  */
 unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
 				   unsigned int newest, unsigned int before,
 				   unsigned int est, unsigned int growth,
-				   unsigned int step)
+				   unsigned int step, unsigned int least)
 {
 	struct sen_util_scan sc;
 	unsigned int d;
@@ -801,7 +805,7 @@ unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
 	sen_util_scan(hist, n, &sc);
 	d = max(sen_util_demand_of(&sc, n, newest, before, growth),
 		sen_util_demand_of(&sc, n, est, newest, growth));
-	return step && est >= step * d ? est : d;
+	return (step && est / step >= max(d, least)) ? est : d;
 }
 
 /*
@@ -814,17 +818,17 @@ unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
  * (sen_util_sleep_demand()), which saved 3-4% on mp3 and
  * ThreeSmallTasks but sees a 10% -> 70% step only at its second long
  * burst; 3 is 2 that holds a step (SEN_UTIL_STEP times the demand held)
- * at once.  Raising only near or past the end of the task's period, at the
+ * at once, and 4 is 3 with a step measured from SEN_UTIL_NEW at least.  Raising only near or past the end of the task's period, at the
  * OPP its CPU runs, was tried and made no measured difference
  * (docs/evaluation.md; those rules had the values 2 to 4 then).
  */
 static unsigned int sen_raise_history __read_mostly = 1;
 
-/* raise_history 3: an estimate this many times the demand held is a step. */
+/* raise_history 3, 4: an estimate this many times the demand held is a step. */
 #define SEN_UTIL_STEP	3
 
 /*
- * raise_history 2 and 3 (@mode): the demand a task with a history holds
+ * raise_history 2 to 4 (@mode): the demand a task with a history holds
  * through the sleep it goes to @elapsed after its span's first run
  * (sen_util_sleep_demand()); true if it changed.
  */
@@ -840,7 +844,8 @@ static bool sen_util_sleep_settle(struct task_struct *p, u64 elapsed,
 				  sen_util_sample(u, 1),
 				  sen_util_estimate(u->busy, elapsed, u->last_cycle),
 				  READ_ONCE(sen_growth_samples),
-				  mode == 3 ? SEN_UTIL_STEP : 0);
+				  mode >= 3 ? SEN_UTIL_STEP : 0,
+				  mode == 4 ? SEN_UTIL_NEW : 0);
 	if (d == u->demand)
 		return false;
 	u->demand = d;
@@ -1514,7 +1519,7 @@ static struct sen_knob sen_growth_knob = {
 
 static struct sen_knob sen_exec_knob = { &sen_exec_fresh, 0, 1 };
 
-static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 3 };
+static struct sen_knob sen_raise_knob = { &sen_raise_history, 0, 4 };
 
 static int __init sen_util_debugfs_init(void)
 {

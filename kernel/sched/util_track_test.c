@@ -142,19 +142,24 @@ static void sen_util_demand_two_samples(struct kunit *test)
  * raise_history 3: a 10% task (samples 102) that stepped to 70% (estimate
  * 717) holds 717 through its first sleep; one stretched 2.5 times (255)
  * holds its level, and 3 times (306) is a step.  Without a step ratio
- * (raise_history 2) the step waits for a second sample.
+ * (raise_history 2) the step waits for a second sample.  Measured from
+ * 128 at least (raise_history 4), a step is 384 or more.
  */
 static void sen_util_sleep_demand_holds_step(struct kunit *test)
 {
 	static const u16 small[] = { 102, 102, 102, 102 };
 
 	BUILD_BUG_ON(ARRAY_SIZE(small) != SEN_UTIL_HIST);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 3), 717U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 255, 2, 3), 102U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 306, 2, 3), 306U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 0), 102U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 3, 0), 717U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 255, 2, 3, 0), 102U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 306, 2, 3, 0), 306U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 0, 0), 102U);
 	/* A task with one sample: the same. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 1, 102, 0, 717, 2, 3), 717U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 1, 102, 0, 717, 2, 3, 0), 717U);
+	/* Measured from 128 at least (raise_history 4): 384 and up. */
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 3, 128), 717U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 383, 2, 3, 128), 102U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 384, 2, 3, 128), 384U);
 }
 
 /*
@@ -174,16 +179,16 @@ static void sen_util_sleep_demand_needs_two(struct kunit *test)
 	static const u16 grown[] = { 225, 225, 400, 400 };
 
 	BUILD_BUG_ON(ARRAY_SIZE(steady) != SEN_UTIL_HIST);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 2, 0), 225U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 1, 0), 400U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 2, 0, 0), 225U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 1, 0, 0), 400U);
 	/* Level 268, growth above 301. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 400, 2, 0), 400U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 380, 2, 0), 380U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 300, 2, 0), 268U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 400, 2, 0, 0), 400U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 380, 2, 0, 0), 380U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 300, 2, 0, 0), 268U);
 	/* Level 312: the samples' own demand, 400, stays. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(grown, 4, 400, 400, 225, 2, 0), 400U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(grown, 4, 400, 400, 225, 2, 0, 0), 400U);
 	/* A task with one sample: level and newest are that sample. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 1, 225, 0, 400, 2, 0), 225U);
+	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 1, 225, 0, 400, 2, 0, 0), 225U);
 }
 
 /*

@@ -313,7 +313,7 @@ unsigned int sen_util_settled(const u16 *hist, unsigned int n,
 unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
 				   unsigned int newest, unsigned int before,
 				   unsigned int est, unsigned int growth,
-				   unsigned int step);
+				   unsigned int step, unsigned int least);
 unsigned int sen_util_estimate(u64 busy, u64 elapsed, u64 last_cycle);
 unsigned int sen_util_grown(u64 busy, u64 elapsed, u64 last_cycle,
 			    unsigned int demand, unsigned int nr_hist,

@@ -62,7 +62,8 @@ def mode_text(m):
     if m.startswith("senr") and m[4:].isdigit():
         return {"1": "sched-energy, raised within a span and held",
                 "2": "sched-energy, raised at the tick, held as samples",
-                "3": "sched-energy, held as samples but a step"}.get(
+                "3": "sched-energy, held as samples but a step",
+                "4": "sched-energy, held as samples but a step from 1/8"}.get(
                     m[4:], "sched-energy, raised at samples only")
     return MODE_TEXT.get(m, m)
 
