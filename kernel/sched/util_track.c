@@ -809,22 +809,22 @@ unsigned int sen_util_sleep_demand(const u16 *hist, unsigned int n,
 }
 
 /*
- * debugfs raise_history: 3 (the default) raises a task with a history in
- * a span in progress as soon as it has outgrown its demand, at the tick,
- * and as it goes to sleep holds what the growth rule believes of the
- * span (sen_util_sleep_demand()), or the span's estimate if that is a
- * step, SEN_UTIL_STEP times the demand held or more: one stretched
- * activation is not held through the sleep after it, a 10% -> 70% step
- * is.  For trials: 1 (the default until 2026-12-07) holds any raise
- * through the sleep; 0 believes a task with a history at its samples
- * alone (a task with no complete sample yet is always raised); 2 is 3
- * without the step (which it sees only at its second long burst), and 4
- * is 3 with a step measured from SEN_UTIL_NEW at least.  Raising only
- * near or past the end of the task's period, at the OPP its CPU runs, was
- * tried and made no measured difference (docs/evaluation.md; those rules
- * had the values 2 to 4 then).
+ * debugfs raise_history: 1 (the default) raises a task with a history in
+ * a span in progress as soon as it has outgrown its demand, at the tick
+ * and as it goes to sleep, and holds the raise through the sleep.  For
+ * trials: 0 believes it at its samples alone (a task with no complete
+ * sample yet is always raised); 2 raises it at the tick only and holds
+ * through its sleeps what the growth rule believes
+ * (sen_util_sleep_demand()), which saved 3-4% on mp3 and
+ * ThreeSmallTasks but sees a 10% -> 70% step only at its second long
+ * burst; 3 is 2 that holds a step (SEN_UTIL_STEP times the demand held)
+ * at once, which made no difference from 1 over three boards, and 4 is 3
+ * with a step measured from SEN_UTIL_NEW at least.  Raising only near or
+ * past the end of the task's period, at the OPP its CPU runs, was tried
+ * and made no measured difference (docs/evaluation.md; those rules had
+ * the values 2 to 4 then).
  */
-static unsigned int sen_raise_history __read_mostly = 3;
+static unsigned int sen_raise_history __read_mostly = 1;
 
 /* raise_history 3, 4: an estimate this many times the demand held is a step. */
 #define SEN_UTIL_STEP	3

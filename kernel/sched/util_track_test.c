@@ -139,56 +139,59 @@ static void sen_util_demand_two_samples(struct kunit *test)
 }
 
 /*
- * raise_history 3: a 10% task (samples 102) that stepped to 70% (estimate
- * 717) holds 717 through its first sleep; one stretched 2.5 times (255)
- * holds its level, and 3 times (306) is a step.  Without a step ratio
- * (raise_history 2) the step waits for a second sample.  Measured from
- * 128 at least (raise_history 4), a step is 384 or more.
+ * The demand held through a sleep (sen_util_sleep_demand()).
+ *
+ * Below a step (raise_history 2 and 3): a 22% task (samples 225) whose
+ * activation ran long (the span's estimate 400) holds its level, 225,
+ * whatever the tick raised it to, unless the activation before ran long
+ * too (newest sample 400: the lower of the two, 400, or 380 for an
+ * estimate of 380; level 268, growth above 301), or growth is believed at
+ * one sample (growth_samples 1: 400 at once).  An estimate within 1/8 of
+ * the level is the level; a task whose last two samples grew keeps that
+ * demand through one short activation (level 312: the samples' own 400).
+ * A task with one sample: level and newest are that sample.
+ *
+ * A step (raise_history 3): a 10% task (samples 102) that stepped to 70%
+ * (estimate 717) holds 717 through its first sleep; one stretched 2.5
+ * times (255) holds its level, and 3 times (306) is a step.  Without a
+ * step ratio (raise_history 2) the step waits for a second sample.
+ * Measured from 128 at least (raise_history 4), a step is 384 or more.
  */
-static void sen_util_sleep_demand_holds_step(struct kunit *test)
-{
-	static const u16 small[] = { 102, 102, 102, 102 };
-
-	BUILD_BUG_ON(ARRAY_SIZE(small) != SEN_UTIL_HIST);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 3, 0), 717U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 255, 2, 3, 0), 102U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 306, 2, 3, 0), 306U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 0, 0), 102U);
-	/* A task with one sample: the same. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 1, 102, 0, 717, 2, 3, 0), 717U);
-	/* Measured from 128 at least (raise_history 4): 384 and up. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 717, 2, 3, 128), 717U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 383, 2, 3, 128), 102U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(small, 4, 102, 102, 384, 2, 3, 128), 384U);
-}
-
-/*
- * The demand held through a sleep (raise_history 2).  A 22% task (samples
- * 225) whose activation ran long (the span's estimate 400) holds its level,
- * 225, whatever the tick raised it to, unless the activation before ran
- * long too (newest sample 400: the lower of the two, 400, or 380 for an
- * estimate of 380), or growth is believed at one sample (growth_samples
- * 1: 400 at once).  An estimate within 1/8 of the level is the level; a
- * task whose last two samples grew keeps that demand through one short
- * activation.
- */
-static void sen_util_sleep_demand_needs_two(struct kunit *test)
+static void sen_util_sleep_demand_rules(struct kunit *test)
 {
 	static const u16 steady[] = { 225, 225, 225, 225 };
 	static const u16 long_before[] = { 225, 225, 225, 400 };
 	static const u16 grown[] = { 225, 225, 400, 400 };
+	static const u16 small[] = { 102, 102, 102, 102 };
+	static const struct {
+		const u16 *hist;
+		unsigned int n, newest, before, est, growth, step, least, want;
+	} c[] = {
+		{ steady, 4, 225, 225, 400, 2, 0, 0, 225 },
+		{ steady, 4, 225, 225, 400, 1, 0, 0, 400 },
+		{ long_before, 4, 400, 225, 400, 2, 0, 0, 400 },
+		{ long_before, 4, 400, 225, 380, 2, 0, 0, 380 },
+		{ long_before, 4, 400, 225, 300, 2, 0, 0, 268 },
+		{ grown, 4, 400, 400, 225, 2, 0, 0, 400 },
+		{ steady, 1, 225, 0, 400, 2, 0, 0, 225 },
+		{ small, 4, 102, 102, 717, 2, 3, 0, 717 },
+		{ small, 4, 102, 102, 255, 2, 3, 0, 102 },
+		{ small, 4, 102, 102, 306, 2, 3, 0, 306 },
+		{ small, 4, 102, 102, 717, 2, 0, 0, 102 },
+		{ small, 1, 102, 0, 717, 2, 3, 0, 717 },
+		{ small, 4, 102, 102, 717, 2, 3, 128, 717 },
+		{ small, 4, 102, 102, 383, 2, 3, 128, 102 },
+		{ small, 4, 102, 102, 384, 2, 3, 128, 384 },
+	};
+	unsigned int i;
 
 	BUILD_BUG_ON(ARRAY_SIZE(steady) != SEN_UTIL_HIST);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 2, 0, 0), 225U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 4, 225, 225, 400, 1, 0, 0), 400U);
-	/* Level 268, growth above 301. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 400, 2, 0, 0), 400U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 380, 2, 0, 0), 380U);
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(long_before, 4, 400, 225, 300, 2, 0, 0), 268U);
-	/* Level 312: the samples' own demand, 400, stays. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(grown, 4, 400, 400, 225, 2, 0, 0), 400U);
-	/* A task with one sample: level and newest are that sample. */
-	KUNIT_EXPECT_EQ(test, sen_util_sleep_demand(steady, 1, 225, 0, 400, 2, 0, 0), 225U);
+	for (i = 0; i < ARRAY_SIZE(c); i++)
+		KUNIT_EXPECT_EQ_MSG(test, sen_util_sleep_demand(c[i].hist, c[i].n, c[i].newest,
+								c[i].before, c[i].est,
+								c[i].growth, c[i].step,
+								c[i].least),
+				    c[i].want, "case %u", i);
 }
 
 /*
@@ -564,8 +567,7 @@ static struct kunit_case sen_util_cases[] = {
 	KUNIT_CASE(sen_util_demand_steps),
 	KUNIT_CASE(sen_util_demand_drops_lone_outlier),
 	KUNIT_CASE(sen_util_demand_two_samples),
-	KUNIT_CASE(sen_util_sleep_demand_needs_two),
-	KUNIT_CASE(sen_util_sleep_demand_holds_step),
+	KUNIT_CASE(sen_util_sleep_demand_rules),
 	KUNIT_CASE(sen_util_spread_of_samples),
 	KUNIT_CASE(sen_util_settled_needs_two_samples),
 	KUNIT_CASE(sen_util_fit_util_stay_band),

@@ -18,7 +18,7 @@
  *    runnable task counts on its CPU what the decisions price it at;
  *  - an exec is priced as a new task, not at what the task ran before
  *    (debugfs exec_fresh, 1 at boot; 0 keeps the old demand);
- *  - debugfs raise_history is 3 at boot and takes 0 to 4 only;
+ *  - debugfs raise_history is 1 at boot and takes 0 to 4 only;
  *  - debugfs balance_local_shift is 1 at boot and takes 1 to 3 only;
  *  - each decision's trace event is consistent: the chosen CPU is the
  *    candidate with the lowest energy delta, or prev_cpu when nothing saves
@@ -188,10 +188,10 @@ TEST_F(policy, raise_history_checked)
 	static const char * const bad[] = { "5", "-1", "abc", "4294967296", "1x" };
 
 	/*
-	 * The growth rule at sleep, a step at once, at boot; 0 (at samples
-	 * only) to 4 (that, a step from 1/8 of a CPU).
+	 * At once at boot; 0 (at samples only) to 4 (the growth rule at
+	 * sleep, a step at once, from 1/8 of a CPU).
 	 */
-	knob_checked(_metadata, RAISE_HISTORY, 3, 0, 4, bad, ARRAY_SIZE(bad));
+	knob_checked(_metadata, RAISE_HISTORY, 1, 0, 4, bad, ARRAY_SIZE(bad));
 }
 
 TEST_F(policy, balance_local_shift_checked)
