@@ -9,7 +9,7 @@ TEST_BOARDS ?= $(BOARDS) phone3
 S := scripts
 
 .PHONY: all demo deps tree kernel kernel-debug selftests initramfs dtbs test test-debug \
-	series series-check apply bench-util bench-gov bench-balance bench-overhead bench-decision stress soak \
+	series series-check apply bench-util bench-gov bench-balance bench-overhead bench-decision bench-footprint stress soak \
 	boot clean distclean help kernel-kcsan eval fresh-check
 
 all: demo
@@ -33,6 +33,7 @@ help:
 	@echo "make bench-gov    sched_energy vs schedutil: OPP residency and modelled energy"
 	@echo "make bench-overhead  hackbench, pipes, ping-pong, wakeup latency vs mainline EAS"
 	@echo "make bench-decision  one wakeup placement's time vs mainline EAS (profiling kernel)"
+	@echo "make bench-footprint one wakeup placement's instructions and memory vs mainline EAS"
 	@echo "make bench-balance stacked never-sleeping tasks: sched-energy vs mainline EAS balancing"
 	@echo "make series-check the same, building the kernel after every patch"
 	@echo "make apply KERNEL=DIR   apply the series to your own 6.1 tree"
@@ -133,6 +134,11 @@ bench-overhead: kernel initramfs
 bench-decision: initramfs
 	@EVAL_VARIANT=prof EVAL_WORKLOADS=none EVAL_MODES="eas eas2 sen" ROUNDS=12 \
 		HACKBENCH_ROUNDS=6 EVAL_BENCHES=decision $(S)/eval $(BOARDS)
+
+# One wakeup placement's instructions, memory accesses, lines and pages,
+# sched-energy's against mainline EAS's, counted by a QEMU plugin.
+bench-footprint: kernel initramfs
+	@$(S)/bench-footprint --functions $(BOARDS)
 
 # The same, building the kernel after every patch (bisectability; slow).
 series-check: deps
