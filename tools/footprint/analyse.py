@@ -29,8 +29,9 @@ MEANING = {
 }
 
 
-def read_runs(d, pairs):
-    """[(mode, round, phase figures)] in the guest's order."""
+def read_runs(d, min_calls):
+    """[(mode, round, phase figures, phase)] in the guest's order; a run
+    phase with fewer than min_calls calls means the phases slipped."""
     order = []
     with open(os.path.join(d, "guest.out")) as f:
         for line in f:
@@ -46,8 +47,7 @@ def read_runs(d, pairs):
     runs = []
     for k, (mode, rnd) in enumerate(order):
         fig = phases.get(2 * k + 2)
-        # Each pair makes 10000 wakeups; far fewer is not a measuring phase.
-        if fig is None or fig["calls"] < 9000 * pairs:
+        if fig is None or fig["calls"] < min_calls:
             sys.exit(f"footprint: phase {2 * k + 2} ({mode} round {rnd}) is missing "
                      f"or not a measuring phase: see {d}/phases.txt")
         runs.append((mode, rnd, fig, 2 * k + 2))
@@ -70,7 +70,7 @@ def functions(d, system_map, runs, top):
     calls = collections.Counter()
     for mode, _, fig, _ in runs:
         calls[mode] += fig["calls"]
-    agg = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0, 0, 0]))
+    agg = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0, 0, 0, 0]))
     with open(os.path.join(d, "prof.txt")) as f:
         for line in f:
             ph, va, *counts = line.split()
@@ -82,21 +82,24 @@ def functions(d, system_map, runs, top):
             for j, c in enumerate(counts):
                 agg[mode][name][j] += int(c)
     for mode in sorted(agg):
-        print(f"  {mode}: per call, by function (callees apart): insns loads stores shared")
+        print(f"  {mode}: per call, by function (callees apart): "
+              "insns loads stores lines shared")
         rows = sorted(agg[mode].items(), key=lambda kv: -kv[1][0])
-        for name, (i, ld, st, sh) in rows[:top]:
+        for name, (i, ld, st, li, sh) in rows[:top]:
             n = calls[mode]
-            print(f"    {name:36s} {i / n:7.1f} {ld / n:6.1f} {st / n:6.1f} {sh / n:6.2f}")
+            print(f"    {name:36s} {i / n:7.1f} {ld / n:6.1f} {st / n:6.1f} "
+                  f"{li / n:6.1f} {sh / n:6.2f}")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("dir")
-    ap.add_argument("--pairs", type=int, default=2)
+    ap.add_argument("--min-calls", type=int, default=18000,
+                    help="fewest calls of a run (default: two se_pingpong pairs' 20000 less 10%%)")
     ap.add_argument("--functions", metavar="SYSTEM_MAP")
     ap.add_argument("--top", type=int, default=15)
     a = ap.parse_args()
-    runs = read_runs(a.dir, a.pairs)
+    runs = read_runs(a.dir, a.min_calls)
     by = collections.defaultdict(dict)
     for mode, rnd, fig, _ in runs:
         by[mode][rnd] = fig

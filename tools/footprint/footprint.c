@@ -115,13 +115,13 @@ static unsigned int phase;
  */
 #define PROF_BITS	16
 struct site {
-	uint64_t va, insns, loads, stores, shared;
+	uint64_t va, insns, loads, stores, lines, shared;
 };
 static struct site *sites;
 static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void site_add(uint64_t va, uint64_t insns, bool load, bool store,
-		     bool shared)
+		     bool line, bool shared)
 {
 	uint32_t i = (uint32_t)((va * 0x9e3779b97f4a7c15ULL) >> (64 - PROF_BITS));
 	uint32_t n;
@@ -136,6 +136,7 @@ static void site_add(uint64_t va, uint64_t insns, bool load, bool store,
 		s->insns += insns;
 		s->loads += load;
 		s->stores += store;
+		s->lines += line;
 		s->shared += shared;
 		break;
 	}
@@ -181,7 +182,8 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		bool first = set_add(&v->lines, v->gen, line);
 
 		if (sites)
-			site_add((uintptr_t)udata, 0, !store, store, first && cold);
+			site_add((uintptr_t)udata, 0, !store, store, first,
+				 first && cold);
 		v->call[store ? N_STORES : N_LOADS]++;
 		if (first) {
 			v->call[N_LINES]++;
@@ -213,7 +215,7 @@ static void on_tb(unsigned int vcpu, void *udata)
 		return;
 	v->call[N_INSNS] += b->n;
 	if (sites)
-		site_add(b->va, b->n, false, false, false);
+		site_add(b->va, b->n, false, false, false, false);
 }
 
 static void on_call(unsigned int vcpu, void *udata)
@@ -268,8 +270,8 @@ static void on_mark(unsigned int vcpu, void *udata)
 
 		if (s->va)
 			fprintf(prof, "%u %" PRIx64 " %" PRIu64 " %" PRIu64 " %" PRIu64
-				" %" PRIu64 "\n", phase, s->va, s->insns, s->loads,
-				s->stores, s->shared);
+				" %" PRIu64 " %" PRIu64 "\n", phase, s->va, s->insns,
+				s->loads, s->stores, s->lines, s->shared);
 		memset(s, 0, sizeof(*s));
 	}
 	pthread_mutex_unlock(&sites_lock);

@@ -150,6 +150,14 @@ BENCH_TEXT = {"hackbench": "hackbench -g 4 -l 100, s",
                           "ns per call"}
 
 
+def bench_text(name):
+    """What a benchmark's figure is (decision@W: the decision over workload W)."""
+    if name.startswith("decision@"):
+        return (f"select_task_rq_fair() over rt-app {name[len('decision@'):]}'s wakeups "
+                "(function profiler), ns per call")
+    return BENCH_TEXT.get(name, name)
+
+
 # The resolution an overhead verdict needs: the throughput target is a
 # time within 2% of mainline's.
 BENCH_HALF_WIDTH = 0.02
@@ -163,7 +171,7 @@ def bench_table(benches, modes, out=print):
     summary = {}
     for name, per_round in benches.items():
         summary[name] = {}
-        out(f"{name} ({BENCH_TEXT.get(name, name)}), figure / {REF} per round, "
+        out(f"{name} ({bench_text(name)}), figure / {REF} per round, "
             f"{len(per_round)} round(s):")
         b = {r: v[REF] for r, v in per_round.items() if REF in v}
         for m in modes:

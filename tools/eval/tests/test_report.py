@@ -196,6 +196,16 @@ class Report(unittest.TestCase):
         self.assertNotIn("eas2", s["benches"]["latency"])
         self.assertIn("overhead benchmarks only", lines[0])
 
+    def test_decision_over_a_workload_is_named(self):
+        # decision@W: the decision's cost over workload W's wakeups.
+        lines = []
+        bs = {"decision@mp3": {r: {"eas": 4000.0, "sen": 3600.0} for r in range(1, 9)}}
+        meta = {"board": "b", "boots": 2, "modes": ["eas", "sen"], "pload": "1"}
+        s = report.table([], meta, bs, 2.0, out=lines.append)
+        self.assertEqual(s["benches"]["decision@mp3"]["sen"]["median"], 0.9)
+        self.assertTrue(any(x.startswith("decision@mp3 (select_task_rq_fair() over rt-app "
+                                         "mp3's wakeups") for x in lines))
+
 
 if __name__ == "__main__":
     unittest.main()
