@@ -742,15 +742,8 @@ static bool sen_snapshot(struct sen_pick *pk, const struct sen_domain *d,
 			if (sen_fits(u, cap) &&
 			    (spare < 0 || u < sc->util[spare]))
 				spare = n;
-			/*
-			 * A CPU in a cpuidle state is idle: its state is one
-			 * line of its runqueue, the idle test reads three
-			 * others (curr, nr_running, ttwu_pending), which its
-			 * every switch writes.  Only a CPU in no state needs
-			 * the test.
-			 */
-			st = idle_get_state(cpu_rq(cpu));
-			if (st || available_idle_cpu(cpu)) {
+			if (available_idle_cpu(cpu)) {
+				st = idle_get_state(cpu_rq(cpu));
 				lat = st ? st->exit_latency : 0;
 				if (idle < 0 || lat < best_lat ||
 				    (lat == best_lat && u < sc->util[idle])) {
