@@ -18,8 +18,11 @@
  *          (ksys_sync: the guest runs sync); each phase's per-call means
  *          go to FILE as one line
  *   prof   (optional) a file for each phase's counts per guest address
- * The guest must run with nokaslr.  The interface below is QEMU's plugin
- * API, version 1 (QEMU 7.2); Debian ships no header for it.
+ * The guest must run with nokaslr (the kernels here have no KASLR), and
+ * with -icount: every vCPU then runs on one host thread, so the phase
+ * sums and the line tables below are never updated by two at once.  The
+ * interface below is QEMU's plugin API, version 1 (QEMU 7.2); Debian
+ * ships no header for it.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -218,14 +221,21 @@ static void on_tb(unsigned int vcpu, void *udata)
 		site_add(b->va, b->n, false, false, false, false);
 }
 
+/*
+ * The call's first instruction.  A block's callback runs before its
+ * instructions' callbacks, so the block the function starts with was not
+ * counted: @udata is that block when the entry starts one.
+ */
 static void on_call(unsigned int vcpu, void *udata)
 {
 	struct vcpu *v = &vcpus[vcpu % MAX_VCPUS];
+	const struct block *b = udata;
 
-	(void)udata;
 	memset(v->call, 0, sizeof(v->call));
 	v->gen++;
 	v->inside = true;
+	if (b)
+		on_tb(vcpu, udata);
 }
 
 static void on_return(unsigned int vcpu, void *udata)
@@ -299,7 +309,8 @@ static void on_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		if (va == entry_va)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_call,
-							       QEMU_PLUGIN_CB_NO_REGS, NULL);
+							       QEMU_PLUGIN_CB_NO_REGS,
+							       i ? NULL : b);
 		else if (va == exit_va)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_return,
 							       QEMU_PLUGIN_CB_NO_REGS, NULL);

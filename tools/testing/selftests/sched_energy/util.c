@@ -209,6 +209,32 @@ static int index_at(const struct series *s, uint64_t t)
 	return -1;
 }
 
+/*
+ * What the task typically runs from sample @from on, capacity units: the
+ * median over windows of one period of the task (each holds one burst,
+ * whatever its phase) of CPU time over wall time.  A host stall lengthens
+ * the burst it falls in (the guest counts it as running): ran()'s mean
+ * over the whole stretch carries every stall into the reference a step is
+ * judged against, the median does not.  The windows are cut by the
+ * samples' times, not their count: a sampler the host stalled takes its
+ * late samples back to back.  -1 with fewer than three windows.
+ */
+static long ran_typical(const struct series *s, int from, uint64_t period_ns)
+{
+	long v[64];
+	int n = 0, i = from, j;
+
+	while (i >= 0 && n < 64) {
+		j = index_at(s, s->t[i] + period_ns);
+		if (j < 0)
+			break;
+		v[n++] = (long)((s->runtime[j] - s->runtime[i]) * 1024 /
+				(s->t[j] - s->t[i]));
+		i = j;
+	}
+	return n < 3 ? -1 : se_median(v, n);
+}
+
 FIXTURE(steady) {
 	pid_t pid;
 };
@@ -482,8 +508,8 @@ static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s,
 
 /*
  * A d1% -> d2% step on the first big CPU: ms from the step until the
- * demand crosses level_pct% of what the task runs once settled (200 ms
- * after the step), -1 if never.  Timed by the trace event when there is
+ * demand crosses level_pct% of what the task typically runs once settled
+ * (ran_typical() from 200 ms after the step), -1 if never.  Timed by the trace event when there is
  * one (see se_trace_on()), else by the sampler; the sampler's
  * figure and PELT's util_avg and util_est for the same run are logged
  * next to it.
@@ -498,7 +524,8 @@ static long step_response(struct __test_metadata *_metadata, int d1, int d2,
 
 	ASSERT_LE(0, cpu);
 	sw = step_run(d1, d2, cpu, run_ms, &s, &traced);
-	truth = sw ? ran(&s, index_at(&s, sw + 200000000ULL)) : -1;
+	truth = sw ? ran_typical(&s, index_at(&s, sw + 200000000ULL),
+				 PERIOD_US * 1000ULL) : -1;
 	level = truth * level_pct / 100;
 	if (traced && truth > 0)
 		t_trace = se_trace_first_ms(sw, "demand", level, up);
