@@ -512,10 +512,28 @@ static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s,
  * (ran_typical() from 200 ms after the step), -1 if never.  Timed by the trace event when there is
  * one (see se_trace_on()), else by the sampler; the sampler's
  * figure and PELT's util_avg and util_est for the same run are logged
- * next to it.
+ * next to it, and the traced events around the step if it took longer
+ * than @bound_ms.
  */
+/*
+ * The task's traced events from 20 ms before a step to 40 ms after it,
+ * logged when the step was seen late: what the tracker took from each
+ * span and activation on the way.
+ */
+static void step_log(struct __test_metadata *_metadata, uint64_t sw)
+{
+	static struct util_event ev[4096];
+	int n = util_events(ev, 4096), i;
+
+	for (i = 0; i < n; i++)
+		if (ev[i].t + 20000000ULL >= sw && ev[i].t <= sw + 40000000ULL)
+			TH_LOG("  %+.2f ms: %c sample %ld demand %ld",
+			       ((double)ev[i].t - (double)sw) / 1e6, ev[i].ev,
+			       ev[i].sample, ev[i].demand);
+}
+
 static long step_response(struct __test_metadata *_metadata, int d1, int d2,
-			  int run_ms, int level_pct)
+			  int run_ms, int level_pct, long bound_ms)
 {
 	static struct series s;
 	int cpu = se_first_cpu(0), up = d2 > d1, traced;
@@ -529,6 +547,8 @@ static long step_response(struct __test_metadata *_metadata, int d1, int d2,
 	level = truth * level_pct / 100;
 	if (traced && truth > 0)
 		t_trace = se_trace_first_ms(sw, "demand", level, up);
+	if (traced && truth > 0 && (t_trace < 0 || t_trace > bound_ms))
+		step_log(_metadata, sw);
 	se_trace_off(UTIL_EVENT);
 	ASSERT_NE(0, sw) TH_LOG("the task never switched");
 	ASSERT_LT(0, truth);
@@ -549,7 +569,7 @@ TEST(step_up_within_16ms)
 
 	if (se_debug_kernel())
 		SKIP(return, "timing bounds need a non-debug kernel");
-	t = step_response(_metadata, 10, 70, 600, 90);
+	t = step_response(_metadata, 10, 70, 600, 90, 16);
 	ASSERT_LE(0, t);
 	EXPECT_GE(16, t);
 }
