@@ -110,6 +110,12 @@ static uint64_t entry_va, exit_va, mark_va;
 static FILE *out, *prof;
 static unsigned int phase;
 
+/* The top @bits bits of @key's multiplicative hash: a table index. */
+static uint32_t slot_of(uint64_t key, unsigned int bits)
+{
+	return (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - bits));
+}
+
 /*
  * With prof=FILE: per guest address, what calls executed there (the
  * instructions of the block starting there, the loads and stores of the
@@ -126,7 +132,7 @@ static pthread_mutex_t sites_lock = PTHREAD_MUTEX_INITIALIZER;
 static void site_add(uint64_t va, uint64_t insns, bool load, bool store,
 		     bool line, bool shared)
 {
-	uint32_t i = (uint32_t)((va * 0x9e3779b97f4a7c15ULL) >> (64 - PROF_BITS));
+	uint32_t i = slot_of(va, PROF_BITS);
 	uint32_t n;
 
 	pthread_mutex_lock(&sites_lock);
@@ -149,7 +155,7 @@ static void site_add(uint64_t va, uint64_t insns, bool load, bool store,
 /* Add @key to @s in generation @gen; true if it was not there. */
 static bool set_add(struct set *s, uint32_t gen, uint64_t key)
 {
-	uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ULL) >> (64 - SET_BITS));
+	uint32_t i = slot_of(key, SET_BITS);
 	uint32_t n;
 
 	for (n = 0; n < (1u << SET_BITS); n++, i = (i + 1) & ((1 << SET_BITS) - 1)) {
@@ -166,7 +172,7 @@ static bool set_add(struct set *s, uint32_t gen, uint64_t key)
 
 static uint64_t *writer_slot(uint64_t line)
 {
-	return &writer[(line * 0x9e3779b97f4a7c15ULL) >> (64 - WRITER_BITS)];
+	return &writer[slot_of(line, WRITER_BITS)];
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info,

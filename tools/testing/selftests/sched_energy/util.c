@@ -507,15 +507,6 @@ static uint64_t step_run(int d1, int d2, int cpu, int ms, struct series *s,
 }
 
 /*
- * A d1% -> d2% step on the first big CPU: ms from the step until the
- * demand crosses level_pct% of what the task typically runs once settled
- * (ran_typical() from 200 ms after the step), -1 if never.  Timed by the trace event when there is
- * one (see se_trace_on()), else by the sampler; the sampler's
- * figure and PELT's util_avg and util_est for the same run are logged
- * next to it, and the traced events around the step if it took longer
- * than @bound_ms.
- */
-/*
  * The task's traced events from 20 ms before a step to 40 ms after it,
  * logged when the step was seen late: what the tracker took from each
  * span and activation on the way.
@@ -532,6 +523,15 @@ static void step_log(struct __test_metadata *_metadata, uint64_t sw)
 			       ev[i].sample, ev[i].demand);
 }
 
+/*
+ * A d1% -> d2% step on the first big CPU: ms from the step until the
+ * demand crosses level_pct% of what the task typically runs once settled
+ * (ran_typical() from 200 ms after the step), -1 if never.  Timed by the
+ * trace event when there is one (see se_trace_on()), else by the
+ * sampler; the sampler's figure and PELT's util_avg and util_est for the
+ * same run are logged next to it, and the traced events around the step
+ * if it took longer than @bound_ms.
+ */
 static long step_response(struct __test_metadata *_metadata, int d1, int d2,
 			  int run_ms, int level_pct, long bound_ms)
 {
